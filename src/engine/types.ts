@@ -1,0 +1,119 @@
+// Shared engine types. Inside the engine every length is an integer number of micrometres (µm);
+// millimetres appear only at the edges (mesh input in, G-code text out).
+
+/** A path as a flat list of integer µm coordinates: [x0, y0, x1, y1, …]. Closed paths repeat no point. */
+export type Path = number[];
+/** Several paths. As an area: outer contours counter-clockwise, holes clockwise (positive fill). */
+export type Paths = Path[];
+
+/** A triangle mesh as read from a file: vertex positions in millimetres, three indices a triangle. */
+export interface Mesh {
+  /** x, y, z per vertex, millimetres (as the file gave them, after unit conversion). */
+  positions: Float32Array;
+  /** Three vertex indices per triangle. */
+  indices: Uint32Array;
+}
+
+/** One model handed to the engine. */
+export interface ModelInput {
+  /** Name written as `;MESH:` (the file name the user gave). */
+  name: string;
+  mesh: Mesh;
+  /**
+   * Offset in mm applied after the engine centres the combined models on the bed. Models of one job
+   * keep their relative positions (workspaces place them); a lone STL uses none.
+   */
+  offset?: { x: number; y: number; z: number };
+}
+
+/** Axis-aligned bounds. */
+export interface Bounds3 {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+/** Feature types, as written after `;TYPE:`. */
+export type FeatureType =
+  | 'WALL-OUTER'
+  | 'WALL-INNER'
+  | 'SKIN'
+  | 'FILL'
+  | 'SUPPORT'
+  | 'SUPPORT-INTERFACE'
+  | 'SKIRT'
+  | 'BRIM'
+  | 'RAFT';
+
+/** An extrusion path of one feature: a polyline (or closed loop) with its bead width and flow factor. */
+export interface ExtrusionPath {
+  type: FeatureType;
+  /** flat µm coordinates */
+  points: Path;
+  /** closed loops return to their first point when printed */
+  closed: boolean;
+  /** bead width, µm */
+  width: number;
+  /** multiplier on the computed flow (1 = nominal) */
+  flow?: number;
+  /** index of the model this path belongs to (for `;MESH:`), -1 for none (skirt, brim) */
+  model: number;
+  /** speed override in mm/s (otherwise the feature's speed) */
+  speed?: number;
+}
+
+/** Progress callback: fraction done in [0, 1] and the stage name. */
+export type ProgressFn = (fraction: number, stage: string) => void;
+
+export interface SliceOptions {
+  onProgress?: ProgressFn;
+  signal?: AbortSignal;
+}
+
+/** Totals of a finished slice. */
+export interface SliceStats {
+  layerCount: number;
+  /** estimated print time, seconds (motion-planner simulation) */
+  printTimeS: number;
+  /** filament length, mm */
+  filamentMm: number;
+  /** filament volume, mm³ */
+  filamentMm3: number;
+  /** filament weight, g */
+  filamentG: number;
+  /** bounds of everything printed, mm in printer coordinates */
+  bounds: Bounds3;
+  /** warnings worth a line in a task log (clamped values, repaired mesh, …) */
+  warnings: string[];
+  /** wall time of each stage, ms */
+  timings: Record<string, number>;
+}
+
+export interface SliceResult {
+  /** the printer file: G-code text, UTF-8 encoded */
+  output: Uint8Array;
+  format: 'GCODE' | 'FCODE';
+  stats: SliceStats;
+}
+
+/** Raised for input the engine cannot slice (bad mesh, too large, …): the message is for the user. */
+export class SliceError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'BAD_MODEL' | 'OUT_OF_VOLUME' | 'BAD_SETTINGS' | 'EMPTY' = 'BAD_MODEL',
+  ) {
+    super(message);
+    this.name = 'SliceError';
+  }
+}
+
+/** Raised when the AbortSignal fires. */
+export class SliceCancelled extends Error {
+  constructor() {
+    super('slice cancelled');
+    this.name = 'SliceCancelled';
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new SliceCancelled();
+}

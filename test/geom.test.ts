@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initGeometry, offset, islands, clipLines, union } from '../src/engine/geom/clipper.js';
+
+const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
+const area = (p: number[]) => {
+  let a = 0;
+  for (let i = 0; i < p.length; i += 2) {
+    const j = (i + 2) % p.length;
+    a += p[i] * p[j + 1] - p[j] * p[i + 1];
+  }
+  return a / 2;
+};
+
+test('offset shrinks a 20 mm square by 0.2 mm on each side', async () => {
+  await initGeometry();
+  const out = offset([square(0, 0, 20000)], -200);
+  assert.equal(out.length, 1);
+  assert.equal(area(out[0]), 19600 * 19600);
+});
+
+test('islands pairs an outer contour with its hole and keeps separate parts apart', async () => {
+  await initGeometry();
+  const hole = [5000, 5000, 5000, 15000, 15000, 15000, 15000, 5000];
+  const isl = islands([square(0, 0, 20000), hole, square(30000, 0, 5000)]);
+  assert.equal(isl.length, 2);
+  const big = isl.find((i) => i.length === 2)!;
+  assert.ok(area(big[0]) > 0 && area(big[1]) < 0, 'outer CCW, hole CW');
+});
+
+test('clipLines keeps only the parts of a line inside an area with a hole', async () => {
+  await initGeometry();
+  const hole = [5000, 5000, 5000, 15000, 15000, 15000, 15000, 5000];
+  const parts = clipLines([[-1000, 10000, 30000, 10000]], [square(0, 0, 20000), hole]);
+  const len = parts.reduce((s, p) => s + Math.abs(p[2] - p[0]), 0);
+  assert.equal(parts.length, 2);
+  assert.equal(len, 10000);
+});
+
+test('union merges overlapping squares', async () => {
+  await initGeometry();
+  const u = union([square(0, 0, 10000), square(5000, 0, 10000)]);
+  assert.equal(u.length, 1);
+  assert.equal(area(u[0]), 15000 * 10000);
+});
