@@ -20,10 +20,11 @@ export interface ModelInput {
   name: string;
   mesh: Mesh;
   /**
-   * Offset in mm applied after the engine centres the combined models on the bed. Models of one job
-   * keep their relative positions (workspaces place them); a lone STL uses none.
+   * false (default): the engine centres the models (together, keeping their relative positions) on
+   * the bed and drops them to z = 0, as the peers do with a lone STL. true: the mesh is already in
+   * bed coordinates (workspaces place their models) and is used as it is.
    */
-  offset?: { x: number; y: number; z: number };
+  keepPosition?: boolean;
 }
 
 /** Axis-aligned bounds. */
