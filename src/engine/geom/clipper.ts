@@ -106,13 +106,20 @@ export function offset(paths: Paths, delta: number, join: JoinKind = 'miter', mi
   }
 }
 
-/** Offsets open polylines into closed outlines (a stroke of width 2·delta). */
-export function offsetOpen(paths: Paths, delta: number, join: JoinKind = 'round', end: 'butt' | 'round' | 'square' = 'round', arcTolerance = 5): Paths {
+/** Offsets open polylines into closed outlines (a stroke of width 2·delta); 'joined' strokes closed loops. */
+export function offsetOpen(
+  paths: Paths,
+  delta: number,
+  join: JoinKind = 'round',
+  end: 'butt' | 'round' | 'square' | 'joined' = 'round',
+  arcTolerance = 5,
+): Paths {
   if (paths.length === 0) return [];
   const m = mod();
   const src = toWasm(paths, 2);
   let res: C2.PathsD | null = null;
-  const et = end === 'butt' ? m.EndType.Butt : end === 'square' ? m.EndType.Square : m.EndType.Round;
+  const et =
+    end === 'butt' ? m.EndType.Butt : end === 'square' ? m.EndType.Square : end === 'joined' ? m.EndType.Joined : m.EndType.Round;
   try {
     res = m.InflatePathsD(src, delta, joinType(join), et, 2, PREC, arcTolerance);
     return fromWasm(res, 3);

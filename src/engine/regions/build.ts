@@ -1,0 +1,124 @@
+// Builds each layer's printable regions from the sliced outlines, in two passes that each work on
+// one layer at a time (so they can be spread over threads): walls first, then skins and infill,
+// which need the neighbouring layers' outlines.
+import type { ExtrusionPath, Paths } from '../types.js';
+import type { SliceSettings } from '../settings.js';
+import type { IslandPaths, LayerRegions } from './types.js';
+import { islands, offset } from '../geom/clipper.js';
+import { computeWalls } from './walls.js';
+import { commonArea, splitSkin } from './skins.js';
+import { gapFillLines } from './gap-fill.js';
+import { reachEdge } from './line-ends.js';
+import { sortMonotonic } from './monotonic.js';
+import { infillLines, solidLines } from '../infill/index.js';
+
+const MM = 1000;
+
+/** What pass 1 leaves for pass 2, per island. */
+export interface IslandWalls {
+  model: number;
+  outline: Paths;
+  walls: ExtrusionPath[][];
+  innerArea: Paths;
+  combArea: Paths;
+  gaps: Paths;
+}
+
+export interface LayerGeometry {
+  index: number;
+  /** nozzle height (top of layer), µm */
+  z: number;
+  height: number;
+  /** per model: the layer's cross-section */
+  outlines: Paths[];
+}
+
+function lineWidthFor(layer: number, s: SliceSettings): number {
+  return Math.round((layer === 0 ? s.firstLayerLineWidth : s.lineWidth) * MM);
+}
+
+/** Pass 1: islands and walls of one layer. */
+export function wallsForLayer(g: LayerGeometry, s: SliceSettings): IslandWalls[] {
+  const w = lineWidthFor(g.index, s);
+  const out: IslandWalls[] = [];
+  g.outlines.forEach((outline, model) => {
+    for (const island of islands(outline)) {
+      const r = computeWalls(island, {
+        width: w,
+        wallCount: s.wallCount,
+        model,
+        minGapWidth: Math.round(s.minGapFillWidth * MM),
+        gapFill: s.gapFill,
+      });
+      out.push({ model, outline: island, walls: r.walls, innerArea: r.innerArea, combArea: r.combArea, gaps: r.gaps });
+    }
+  });
+  return out;
+}
+
+/**
+ * Pass 2: skin, infill and gap fill of one layer. `outlinesOf(j)` gives layer j's outlines per model
+ * (undefined beyond the model).
+ */
+export function fillForLayer(
+  g: LayerGeometry,
+  walls: IslandWalls[],
+  outlinesOf: (j: number) => Paths[] | undefined,
+  s: SliceSettings,
+): LayerRegions {
+  const w = lineWidthFor(g.index, s);
+  const wInfill = Math.round((g.index === 0 ? s.firstLayerLineWidth : s.infillLineWidth) * MM);
+  const skinAngle = s.skinAngle + (g.index % 2 === 1 ? 90 : 0);
+  const allSolid = s.infillDensity >= 100;
+  // per model: what the next layers up/down cover
+  const coveredAbove: Paths[] = [];
+  const coveredBelow: Paths[] = [];
+  for (let m = 0; m < g.outlines.length; m++) {
+    const above: Array<Paths | undefined> = [];
+    for (let k = 1; k <= s.topLayers; k++) above.push(outlinesOf(g.index + k)?.[m]);
+    const below: Array<Paths | undefined> = [];
+    for (let k = 1; k <= s.bottomLayers; k++) below.push(g.index - k < 0 ? undefined : outlinesOf(g.index - k)?.[m]);
+    coveredAbove.push(s.topLayers > 0 ? commonArea(above) : g.outlines[m]);
+    coveredBelow.push(s.bottomLayers > 0 ? commonArea(below) : g.outlines[m]);
+  }
+  const islandsOut: IslandPaths[] = walls.map((iw) => {
+    const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w);
+    const skinOverlap = (s.skinOverlap / 100) * w;
+    let skin: ExtrusionPath[] = [];
+    if (solid.length > 0) {
+      const inset = offset(solid, -w / 2, 'miter', 3);
+      const lines = solidLines(inset, w, skinAngle);
+      const reach = reachEdge(lines, w / 2, offset(solid, skinOverlap, 'miter', 3));
+      skin = sortMonotonic(reach, skinAngle).map((points) => ({ type: 'SKIN', points, closed: false, width: w, model: iw.model }));
+    }
+    let infill: ExtrusionPath[] = [];
+    if (sparse.length > 0 && s.infillDensity > 0) {
+      const area = offset(sparse, (s.infillOverlap / 100) * wInfill - wInfill / 2, 'miter', 3);
+      const lines = infillLines(area, {
+        pattern: s.infillPattern,
+        density: s.infillDensity,
+        lineWidth: wInfill,
+        angle: s.infillAngle,
+        layerIndex: g.index,
+        z: g.z,
+      });
+      infill = lines.map((points) => ({ type: 'FILL', points, closed: false, width: wInfill, model: iw.model }));
+    }
+    const gapFill =
+      iw.gaps.length > 0
+        ? gapFillLines(iw.gaps, { width: w, minWidth: Math.round(s.minGapFillWidth * MM), model: iw.model })
+        : [];
+    return {
+      model: iw.model,
+      outline: iw.outline,
+      combArea: iw.combArea,
+      walls: iw.walls,
+      gapFill,
+      skin,
+      infill,
+      hasSkin: skin.length > 0,
+      skinArea: solid,
+    };
+  });
+  return { index: g.index, z: g.z, height: g.height, islands: islandsOut, extras: [] };
+}

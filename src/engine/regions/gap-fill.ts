@@ -1,0 +1,72 @@
+// Gap fill: one line along the middle of each thin area no wall covers, as wide as the area.
+// The centre line is found by shrinking the area until it nearly vanishes (a binary search on the
+// offset), which leaves a sliver along the medial axis; the sliver's two farthest points split its
+// loop into the line. Good for the strips walls leave (and for parts thinner than one wall); a
+// branching gap yields its longest branch.
+import type { ExtrusionPath, Path, Paths } from '../types.js';
+import { islands, offset } from '../geom/clipper.js';
+import { areaOf } from '../geom/path-math.js';
+
+export interface GapFillParams {
+  /** nominal line width, µm */
+  width: number;
+  /** narrowest gap worth a line, µm */
+  minWidth: number;
+  model: number;
+}
+
+export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
+  const out: ExtrusionPath[] = [];
+  for (const island of islands(gaps)) {
+    const area = areaOf(island);
+    if (area < p.minWidth * p.minWidth) continue;
+    // half-width: largest d with a non-empty inward offset
+    let lo = 0;
+    let hi = p.width * 1.5;
+    for (let i = 0; i < 7; i++) {
+      const mid = (lo + hi) / 2;
+      if (offset(island, -mid, 'miter', 2).length > 0) lo = mid;
+      else hi = mid;
+    }
+    const halfWidth = lo;
+    const beadWidth = Math.min(2 * halfWidth, p.width * 1.5);
+    if (beadWidth < p.minWidth) continue;
+    // the sliver a few µm short of vanishing runs along the middle
+    const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
+    for (const loop of sliver) {
+      const line = loopToLine(loop);
+      if (line.length >= 4) {
+        out.push({ type: 'WALL-INNER', points: line, closed: false, width: Math.round(beadWidth), model: p.model });
+      }
+    }
+  }
+  return out;
+}
+
+/** Turns a thin closed loop into the open line it wraps: from one far end to the other along one side. */
+function loopToLine(loop: Path): Path {
+  const n = loop.length / 2;
+  if (n < 2) return [];
+  // farthest pair: start from vertex 0, find the farthest, then the farthest from that
+  const far = (from: number): number => {
+    let best = from;
+    let bd = -1;
+    for (let i = 0; i < n; i++) {
+      const d = (loop[2 * i] - loop[2 * from]) ** 2 + (loop[2 * i + 1] - loop[2 * from + 1]) ** 2;
+      if (d > bd) {
+        bd = d;
+        best = i;
+      }
+    }
+    return best;
+  };
+  const a = far(far(0));
+  const b = far(a);
+  const line: Path = [];
+  // walk a → b one way round; both sides are within a few µm of the medial axis
+  for (let i = a; ; i = (i + 1) % n) {
+    line.push(loop[2 * i], loop[2 * i + 1]);
+    if (i === b) break;
+  }
+  return line;
+}

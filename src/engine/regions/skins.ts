@@ -1,0 +1,46 @@
+// Top and bottom skin detection, layer to layer: the part of a layer's inner area with no part
+// above it within `topLayers` layers is top skin; with none below within `bottomLayers`, bottom skin.
+// A ledge half-way up therefore gets its own top skin.
+import type { Paths } from '../types.js';
+import { difference, intersection, offset, union } from '../geom/clipper.js';
+
+/**
+ * The area present on every one of the given layers' outlines (what covers a layer from above or
+ * below); empty when any of them is missing (off the end of the model).
+ */
+export function commonArea(outlines: Array<Paths | undefined>): Paths {
+  if (outlines.length === 0) return [];
+  let acc: Paths | null = null;
+  for (const o of outlines) {
+    if (!o || o.length === 0) return [];
+    acc = acc === null ? o : intersection(acc, o);
+    if (acc.length === 0) return [];
+  }
+  return acc ?? [];
+}
+
+export interface SkinSplit {
+  /** solid (top or bottom) area */
+  solid: Paths;
+  /** sparse infill area */
+  sparse: Paths;
+}
+
+/**
+ * Splits an island's inner area into solid skin and sparse infill. `coveredAbove`/`coveredBelow` are
+ * the common areas of the next layers up/down (see commonArea). Solid patches thinner than
+ * `minWidth` are merged into the sparse area's neighbour skin rather than left as slivers.
+ */
+export function splitSkin(inner: Paths, coveredAbove: Paths, coveredBelow: Paths, allSolid: boolean, minWidth: number): SkinSplit {
+  if (inner.length === 0) return { solid: [], sparse: [] };
+  if (allSolid) return { solid: inner, sparse: [] };
+  const top = difference(inner, coveredAbove);
+  const bottom = difference(inner, coveredBelow);
+  let solid = union([...top, ...bottom]);
+  if (solid.length === 0) return { solid: [], sparse: inner };
+  // drop slivers (a wall's worth of sloped surface) that would print as dust
+  const half = minWidth / 2;
+  solid = offset(offset(solid, -half, 'miter', 3), half, 'miter', 3);
+  const sparse = solid.length === 0 ? inner : difference(inner, solid);
+  return { solid, sparse };
+}

@@ -1,0 +1,74 @@
+// Placement: a job's models are centred together on the bed and dropped to z = 0 (as the peers do),
+// unless they come already placed (workspaces); then the result must fit the build volume.
+import type { Bounds3, ModelInput } from '../types.js';
+import { SliceError } from '../types.js';
+import type { SliceSettings } from '../settings.js';
+
+export interface PlacedModel {
+  name: string;
+  /** x, y, z per vertex in µm, printer coordinates */
+  positions: Float64Array;
+  indices: Uint32Array;
+}
+
+function boundsOf(positions: Float32Array | Float64Array, into: Bounds3): void {
+  for (let i = 0; i < positions.length; i += 3) {
+    for (let a = 0; a < 3; a++) {
+      const v = positions[i + a];
+      if (v < into.min[a]) into.min[a] = v;
+      if (v > into.max[a]) into.max[a] = v;
+    }
+  }
+}
+
+const fmt = (v: number) => v.toFixed(1);
+
+export function placeModels(models: ModelInput[], s: SliceSettings): { placed: PlacedModel[]; bounds: Bounds3 } {
+  if (models.length === 0) throw new SliceError('nothing to slice: no models', 'EMPTY');
+  const all: Bounds3 = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+  for (const m of models) {
+    if (m.mesh.indices.length === 0) throw new SliceError(`model '${m.name}' has no triangles`, 'BAD_MODEL');
+    boundsOf(m.mesh.positions, all);
+  }
+  const centreX = s.originCenter ? 0 : s.bedWidth / 2;
+  const centreY = s.originCenter ? 0 : s.bedDepth / 2;
+  const keep = models.every((m) => m.keepPosition);
+  const dx = keep ? 0 : centreX - (all.min[0] + all.max[0]) / 2;
+  const dy = keep ? 0 : centreY - (all.min[1] + all.max[1]) / 2;
+  const dz = -all.min[2];
+  const placed = models.map((m) => {
+    const src = m.mesh.positions;
+    const pos = new Float64Array(src.length);
+    for (let i = 0; i < src.length; i += 3) {
+      pos[i] = (src[i] + dx) * 1000;
+      pos[i + 1] = (src[i + 1] + dy) * 1000;
+      pos[i + 2] = (src[i + 2] + dz) * 1000;
+    }
+    return { name: m.name, positions: pos, indices: m.mesh.indices };
+  });
+  const bounds: Bounds3 = {
+    min: [all.min[0] + dx, all.min[1] + dy, 0],
+    max: [all.max[0] + dx, all.max[1] + dy, all.max[2] + dz],
+  };
+  const x0 = s.originCenter ? -s.bedWidth / 2 : 0;
+  const y0 = s.originCenter ? -s.bedDepth / 2 : 0;
+  const eps = 1e-3;
+  const size = `${fmt(all.max[0] - all.min[0])} × ${fmt(all.max[1] - all.min[1])} × ${fmt(all.max[2] - all.min[2])} mm`;
+  if (
+    bounds.min[0] < x0 - eps ||
+    bounds.min[1] < y0 - eps ||
+    bounds.max[0] > x0 + s.bedWidth + eps ||
+    bounds.max[1] > y0 + s.bedDepth + eps ||
+    bounds.max[2] > s.bedHeight + eps
+  ) {
+    const what = models.length === 1 ? `model '${models[0].name}'` : `the ${models.length} models`;
+    throw new SliceError(
+      `${what} (${size}) lies outside the build volume of ${s.machineName} (${s.bedWidth} × ${s.bedDepth} × ${s.bedHeight} mm)`,
+      'OUT_OF_VOLUME',
+    );
+  }
+  if (all.max[2] - all.min[2] < s.firstLayerHeight / 2) {
+    throw new SliceError(`model is flat (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
+  }
+  return { placed, bounds };
+}
