@@ -52,12 +52,17 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
     last = kept;
   }
   const n = centreLines.length;
-  const innerArea = n === 0 ? [] : offset(outline, -(n * w), 'miter', 3);
+  const innerRaw = n === 0 ? [] : offset(outline, -(n * w), 'miter', 3);
+  // parts of the inner area narrower than about a line cannot take skin or infill lines: they
+  // become gap fill instead
+  const open = Math.round(w * 0.45);
+  const innerArea = innerRaw.length === 0 ? [] : offset(offset(innerRaw, -open, 'miter', 3), open, 'miter', 3);
   // Travels along the innermost wall's centre line cross no wall; a little inside it is safer.
   const combArea = n === 0 ? [] : offset(last, -w / 4, 'miter', 3);
   let gaps: Paths = [];
   if (p.gapFill && n > 0) {
-    // The band the walls should cover, minus what their beads do cover, opened so slivers vanish.
+    // The band the walls should cover, minus what their beads do cover, plus the too-thin inner
+    // parts, opened so slivers vanish.
     const band = difference(outline, innerArea);
     const covered = union(centreLines.flatMap((loops) => offsetOpen(loops, w / 2, 'miter', 'joined')));
     const rest = difference(band, covered);

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initGeometry } from '../src/engine/geom/clipper.js';
+import { areaOf, bboxOf, pathLength } from '../src/engine/geom/path-math.js';
+import { computeWalls } from '../src/engine/regions/walls.js';
+import { commonArea, splitSkin } from '../src/engine/regions/skins.js';
+import { gapFillLines } from '../src/engine/regions/gap-fill.js';
+import { layerSpecs } from '../src/engine/setup/layer-heights.js';
+import { placeModels } from '../src/engine/setup/place.js';
+import { defaultSettings } from '../src/profiles/defaults.js';
+import { SliceError } from '../src/engine/types.js';
+
+const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
+const holeCW = (x: number, y: number, s: number) => [x, y, x, y + s, x + s, y + s, x + s, y];
+const W = 400;
+const wallParams = { width: W, wallCount: 2, model: 0, minGapWidth: 100, gapFill: true };
+
+test('walls of a 20 mm square: outer loop half a line inside, inner loop one line further', async () => {
+  await initGeometry();
+  const r = computeWalls([square(0, 0, 20000)], wallParams);
+  assert.equal(r.walls.length, 2);
+  assert.equal(r.walls[0][0].type, 'WALL-OUTER');
+  assert.equal(r.walls[1][0].type, 'WALL-INNER');
+  assert.deepEqual(bboxOf([r.walls[0][0].points]), { minX: 200, minY: 200, maxX: 19800, maxY: 19800 });
+  assert.deepEqual(bboxOf([r.walls[1][0].points]), { minX: 600, minY: 600, maxX: 19400, maxY: 19400 });
+  assert.equal(pathLength(r.walls[0][0].points, true), 4 * 19600);
+  // inner area starts at the inner wall's inner edge
+  assert.equal(areaOf(r.innerArea), 18400 * 18400);
+  assert.equal(r.gaps.length, 0, 'a square leaves no gaps');
+});
+
+test('walls of a square with a square hole: loops around the outside and around the hole', async () => {
+  await initGeometry();
+  const r = computeWalls([square(0, 0, 20000), holeCW(8000, 8000, 4000)], wallParams);
+  assert.equal(r.walls[0].length, 2, 'outer wall: one loop outside, one around the hole');
+  const hole = r.walls[0].find((p) => areaOf([p.points]) < 0)!;
+  assert.deepEqual(bboxOf([hole.points]), { minX: 7800, minY: 7800, maxX: 12200, maxY: 12200 });
+  assert.equal(areaOf(r.innerArea), 18400 * 18400 - 5600 * 5600);
+});
+
+test('a part 1 mm wide gets two walls and a gap fill line down the middle', async () => {
+  await initGeometry();
+  const strip = [0, 0, 30000, 0, 30000, 1000, 0, 1000];
+  const r = computeWalls([strip], wallParams);
+  assert.ok(r.walls[0].length >= 1);
+  assert.ok(r.gaps.length > 0, 'the 0.2 mm middle strip is a gap');
+  const lines = gapFillLines(r.gaps, { width: W, minWidth: 100, model: 0 });
+  assert.ok(lines.length >= 1);
+  const len = lines.reduce((s, l) => s + pathLength(l.points, false), 0);
+  assert.ok(len > 25000, `gap fill runs along the strip (length ${len})`);
+  for (const l of lines) {
+    for (let i = 1; i < l.points.length; i += 2) assert.ok(Math.abs(l.points[i] - 500) <= 30, 'on the centre line');
+  }
+});
+
+test('a part thinner than one line still prints as a single line', async () => {
+  await initGeometry();
+  const strip = [0, 0, 20000, 0, 20000, 350, 0, 350];
+  const r = computeWalls([strip], wallParams);
+  assert.equal(r.walls.length, 0);
+  const lines = gapFillLines(r.gaps, { width: W, minWidth: 100, model: 0 });
+  assert.equal(lines.length, 1);
+  assert.ok(Math.abs(lines[0].width - 350) <= 20, `bead as wide as the part (${lines[0].width})`);
+});
+
+test('skin detection: a ledge half-way up gets its own top skin', async () => {
+  await initGeometry();
+  // a 20 mm base under a 10 mm tower: on the base's last layer, the part not under the tower is top skin
+  const base = [square(0, 0, 20000)];
+  const tower = [square(5000, 5000, 10000)];
+  const inner = [square(800, 800, 18400)];
+  const above = commonArea([tower, tower, tower]);
+  const below = commonArea([base, base, base]);
+  const { solid, sparse } = splitSkin(inner, above, below, false, W);
+  assert.equal(areaOf(solid), 18400 * 18400 - 10000 * 10000);
+  assert.equal(areaOf(sparse), 10000 * 10000);
+  // mid-tower layer: all sparse
+  const mid = splitSkin([square(5800, 5800, 8400)], commonArea([tower, tower, tower]), commonArea([tower, tower, tower]), false, W);
+  assert.equal(mid.solid.length, 0);
+  // a layer with nothing above within 3 layers is all top skin
+  const top = splitSkin(inner, commonArea([base, base, undefined]), below, false, W);
+  assert.equal(areaOf(top.solid), 18400 * 18400);
+});
+
+test('layer heights: a 20 mm cube at 0.2 mm has 100 layers cut through their middles', () => {
+  const specs = layerSpecs(20000, 0.2, 0.2);
+  assert.equal(specs.length, 100);
+  assert.deepEqual(specs[0], { index: 0, z: 200, height: 200, sliceZ: 100 });
+  assert.equal(specs[99].z, 20000);
+  const thick = layerSpecs(10000, 0.3, 0.2);
+  assert.equal(thick[0].height, 300);
+  assert.equal(thick[1].z, 500);
+});
+
+test('placement centres a model on the bed, drops it to z = 0 and rejects one too large', () => {
+  const s = defaultSettings();
+  const positions = new Float32Array([-30, -10, -5, -10, -10, -5, -30, 10, 5]);
+  const mesh = { positions, indices: new Uint32Array([0, 1, 2]) };
+  const { bounds } = placeModels([{ name: 'm', mesh }], s);
+  assert.deepEqual(bounds.min, [100, 100, 0]);
+  assert.deepEqual(bounds.max, [120, 120, 10]);
+  const huge = { positions: new Float32Array([0, 0, 0, 300, 0, 0, 0, 10, 10]), indices: new Uint32Array([0, 1, 2]) };
+  assert.throws(() => placeModels([{ name: 'big.stl', mesh: huge }], s), (e: unknown) => {
+    assert.ok(e instanceof SliceError);
+    assert.equal(e.code, 'OUT_OF_VOLUME');
+    assert.match(e.message, /big\.stl.*outside the build volume/);
+    return true;
+  });
+});
