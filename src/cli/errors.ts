@@ -1,0 +1,70 @@
+// Errors the CLI reports, and how each maps to an exit code and a one-line message.
+
+/** Exit codes: documented in docs/cli.md, relied on by scripts. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+/** 128 + SIGINT, as shells report an interrupted command. */
+export const EXIT_INTERRUPTED = 130;
+
+/** Wrong command line (unknown flag, missing argument): exit 2 with a pointer to the help. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** the command whose help to point at, if any */
+    readonly command?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A failure whose message is already fit for the user (bad file, unwritable output): exit 1. */
+export class CliError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+/** Names of errors thrown by the engine and profiles whose messages are written for the user. */
+const USER_FACING = new Set(['SliceError', 'ProfileError', 'SettingsError', 'CliError']);
+
+/** Node's fs error codes, said plainly. */
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+  EMFILE: 'too many open files',
+};
+
+/** Describes a failed file operation in one line, e.g. `cannot read x.stl: no such file or directory`. */
+export function fsErrorMessage(action: string, file: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const reason = (code && FS_REASONS[code]) ?? firstLine(err instanceof Error ? err.message : String(err));
+  return `cannot ${action} ${file}: ${reason}`;
+}
+
+export function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0].trim();
+  return line || 'unknown error';
+}
+
+/** The single line printed for an error that reached the top (no stack unless STRATUM_DEBUG=1). */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const msg = firstLine(err.message);
+    if (USER_FACING.has(err.name)) return msg;
+    // An unexpected failure: say what kind, so a bug report has something to go on.
+    return err.name && err.name !== 'Error' ? `${err.name}: ${msg}` : msg;
+  }
+  return firstLine(String(err));
+}
+
+export function isCancelled(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'SliceCancelled' || err.name === 'AbortError');
+}

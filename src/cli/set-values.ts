@@ -1,0 +1,49 @@
+// `--set key=value` parsing: the value's type is read from its text, so that
+// `--set infillDensity=15 --set monotonicSkin=false --set infillPattern=gyroid` just works.
+import { UsageError } from './errors.js';
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** true/false → boolean, a decimal number → number, "quoted" → JSON string (escapes), else the text. */
+export function parseSetValue(text: string): string | number | boolean {
+  const t = text.trim();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  if (NUMBER.test(t)) return Number(t);
+  if (t.length >= 2 && t.startsWith('"') && t.endsWith('"')) {
+    try {
+      return JSON.parse(t) as string;
+    } catch {
+      throw new UsageError(`--set: bad quoted string ${t}`, 'slice');
+    }
+  }
+  return text;
+}
+
+/** Turns repeated `key=value` arguments into an overrides object (a later key wins). */
+export function parseSetArgs(args: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const arg of args) {
+    const eq = arg.indexOf('=');
+    const key = eq < 0 ? '' : arg.slice(0, eq).trim();
+    if (!key) throw new UsageError(`--set expects key=value, got "${arg}"`, 'slice');
+    out[key] = parseSetValue(arg.slice(eq + 1));
+  }
+  return out;
+}
+
+const SUPPORT_TYPES: Record<string, 'none' | 'everywhere' | 'buildplate'> = {
+  n: 'none',
+  none: 'none',
+  e: 'everywhere',
+  everywhere: 'everywhere',
+  b: 'buildplate',
+  buildplate: 'buildplate',
+};
+
+/** `--support n|e|b` (or the full names) → the supportType setting. */
+export function parseSupport(text: string): 'none' | 'everywhere' | 'buildplate' {
+  const type = SUPPORT_TYPES[text.trim().toLowerCase()];
+  if (!type) throw new UsageError(`--support takes n (none), e (everywhere) or b (buildplate), got "${text}"`, 'slice');
+  return type;
+}

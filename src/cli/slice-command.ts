@@ -1,0 +1,171 @@
+// `stratum slice MODEL -o OUT [...]`: one model file in, one printer file out, exactly as a task
+// with the same settings would produce it.
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { slice, initGeometry } from '../engine/index.js';
+import type { SliceStats } from '../engine/index.js';
+import { parseModel } from '../engine/mesh/index.js';
+import { resolveSettings } from '../profiles/index.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { CliError, EXIT_INTERRUPTED, EXIT_OK, UsageError, fsErrorMessage, isCancelled } from './errors.js';
+import { fixed, formatDuration } from './format.js';
+import { createProgressBar } from './progress-bar.js';
+import { parseSetArgs, parseSupport } from './set-values.js';
+import { sigintAbort } from './sigint.js';
+
+export const SLICE_USAGE = `usage: stratum slice MODEL -o OUT [options]
+
+Slices one model (STL, OBJ or 3MF) with a printer, filament and quality preset.
+
+options:
+  -o, --output OUT       printer file to write (G-code or FCode, as the printer takes)
+  -p, --printer NAME     printer preset (default "Creality Ender 3"; see \`stratum printers\`)
+  -f, --filament NAME    filament preset (default Generic_PLA; see \`stratum filaments\`)
+  -q, --quality NAME     quality preset: Recommended (default), Highquality, Sketch
+      --support n|e|b    support: none, everywhere, from the build plate only
+  -s, --set KEY=VALUE    override one setting (repeatable), e.g. --set infillDensity=15
+      --quiet            no progress bar and no summary
+      --json             print the slice's figures as JSON on stdout (instead of the summary)
+  -h, --help             this text
+`;
+
+interface SliceArgs {
+  model: string;
+  output: string;
+  printer?: string;
+  filament?: string;
+  quality?: string;
+  overrides: Record<string, unknown>;
+  quiet: boolean;
+  json: boolean;
+}
+
+export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      output: { type: 'string', short: 'o' },
+      printer: { type: 'string', short: 'p' },
+      filament: { type: 'string', short: 'f' },
+      quality: { type: 'string', short: 'q' },
+      support: { type: 'string' },
+      set: { type: 'string', short: 's', multiple: true },
+      quiet: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  if (positionals.length === 0) throw new UsageError('slice: missing MODEL', 'slice');
+  if (positionals.length > 1) throw new UsageError(`slice: one MODEL at a time, got ${positionals.length}`, 'slice');
+  if (!values.output) throw new UsageError('slice: missing -o OUT', 'slice');
+  const overrides = parseSetArgs(values.set ?? []);
+  // The dedicated flag wins over a --set of the same setting.
+  if (values.support !== undefined) overrides.supportType = parseSupport(values.support);
+  return {
+    model: positionals[0],
+    output: values.output,
+    printer: values.printer,
+    filament: values.filament,
+    quality: values.quality,
+    overrides,
+    quiet: values.quiet ?? false,
+    json: values.json ?? false,
+  };
+}
+
+/** Fails before the slice (not after minutes of work) when OUT cannot be written there. */
+async function checkOutputDir(output: string): Promise<void> {
+  const dir = dirname(resolve(output));
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new CliError(`cannot write ${output}: ${dir} is not a directory`);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(fsErrorMessage('write', output, err));
+  }
+  const existing = await stat(output).catch(() => null);
+  if (existing?.isDirectory()) throw new CliError(`cannot write ${output}: is a directory`);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const started = performance.now();
+  const args = parseSliceArgs(argv);
+  if (args === 'help') {
+    process.stdout.write(SLICE_USAGE);
+    return EXIT_OK;
+  }
+  await checkOutputDir(args.output);
+  const warnings: string[] = [];
+
+  const { settings, warnings: settingWarnings } = resolveSettings({
+    printer: args.printer,
+    filament: args.filament,
+    quality: args.quality,
+    overrides: args.overrides,
+  });
+  warnings.push(...settingWarnings);
+
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(args.model);
+  } catch (err) {
+    throw new CliError(fsErrorMessage('read', args.model, err));
+  }
+  const name = basename(args.model);
+  const parsed = parseModel(bytes, name);
+  warnings.push(...parsed.warnings);
+
+  const bar = createProgressBar(process.stderr, !args.quiet && process.stderr.isTTY === true);
+  const interrupt = sigintAbort();
+  let stats: SliceStats;
+  let output: Uint8Array;
+  let format: 'GCODE' | 'FCODE';
+  try {
+    await initGeometry();
+    const result = await slice([{ name, mesh: parsed.mesh }], settings, {
+      onProgress: (fraction, stage) => bar.update(fraction, stage),
+      signal: interrupt.signal,
+    });
+    bar.done();
+    if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
+    ({ stats, output, format } = result);
+    try {
+      await writeFileAtomic(args.output, output);
+    } catch (err) {
+      throw new CliError(fsErrorMessage('write', args.output, err));
+    }
+  } catch (err) {
+    bar.done();
+    if (isCancelled(err) || interrupt.signal.aborted) return EXIT_INTERRUPTED;
+    throw err;
+  } finally {
+    interrupt.dispose();
+  }
+
+  warnings.push(...stats.warnings);
+  for (const w of new Set(warnings)) process.stderr.write(`warning: ${w}\n`);
+  const seconds = (performance.now() - started) / 1000;
+  if (args.json) {
+    const report = {
+      model: args.model,
+      output: args.output,
+      format,
+      triangles: parsed.mesh.indices.length / 3,
+      ...stats,
+      warnings: [...new Set(warnings)],
+      printTime: formatDuration(stats.printTimeS),
+      sliceSeconds: Math.round(seconds * 1000) / 1000,
+      bytes: output.length,
+    };
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+  } else if (!args.quiet) {
+    process.stderr.write(
+      `${args.output}: ${stats.layerCount} layers, print time ${formatDuration(stats.printTimeS)}, ` +
+        `filament ${fixed(stats.filamentMm / 1000, 2)} m ${fixed(stats.filamentG, 1)} g, ` +
+        `sliced in ${fixed(seconds, 2)} s\n`,
+    );
+  }
+  return EXIT_OK;
+}
