@@ -1,0 +1,84 @@
+// The bench's tables on stdout: speed and memory, estimates and filament, quality, missed bars.
+import { formatDuration, formatTable } from '../src/cli/format.js';
+import type { ModelResult, SlicerName } from './engine-bench.js';
+
+const dash = '-';
+const num = (v: number | null | undefined, d: number) => (v == null ? dash : v.toFixed(d));
+const q = (v: unknown) => (typeof v === 'number' ? String(v) : dash);
+
+export function printReport(results: ModelResult[], runs: number): void {
+  const out = process.stdout;
+  const s = (r: ModelResult, name: SlicerName) => r.slicers[name];
+  const wall = (r: ModelResult, name: SlicerName) => {
+    const sl = s(r, name);
+    if (!sl) return dash;
+    return sl.wallS == null ? 'FAIL' : sl.wallS.toFixed(2);
+  };
+
+  out.write(`\nWhole-process wall time (median of ${runs}) and peak RSS\n\n`);
+  out.write(
+    formatTable(
+      ['model', 'tris', 'stratum s', 'cura s', 'prusa s', 'ratio', 'RSS stratum', 'RSS cura', 'RSS prusa'],
+      results.map((r) => [
+        r.model,
+        r.tris == null ? dash : String(r.tris),
+        wall(r, 'stratum'),
+        wall(r, 'cura'),
+        wall(r, 'prusa'),
+        num(r.ratio, 2),
+        num(s(r, 'stratum')?.rssMiB, 0),
+        num(s(r, 'cura')?.rssMiB, 0),
+        num(s(r, 'prusa')?.rssMiB, 0),
+      ]),
+    ),
+  );
+  out.write('ratio = stratum / faster peer (OBJ/3MF rows: against the peers on the STL of the same name); RSS in MiB\n');
+
+  out.write('\nEstimates: print time (each slicer\'s own) and filament\n\n');
+  out.write(
+    formatTable(
+      ['model', 'layers', 'time stratum', 'time prusa', 'vs prusa', 'time cura', 'fil m stratum', 'fil m cura', 'fil m prusa'],
+      results.map((r) => {
+        const ours = s(r, 'stratum')?.figures;
+        const pr = s(r, 'prusa')?.figures;
+        const cu = s(r, 'cura')?.figures;
+        const t = (v: number | null | undefined) => (v == null ? dash : formatDuration(v));
+        const dev = ours?.timeS != null && pr?.timeS ? `${((ours.timeS / pr.timeS - 1) * 100).toFixed(1)}%` : dash;
+        const m = (v: number | null | undefined) => (v == null ? dash : (v / 1000).toFixed(2));
+        return [r.model, ours?.layers == null ? dash : String(ours.layers), t(ours?.timeS), t(pr?.timeS), dev, t(cu?.timeS), m(ours?.filamentMm), m(cu?.filamentMm), m(pr?.filamentMm)];
+      }),
+    ),
+  );
+
+  const withQuality = results.filter((r) => r.quality);
+  if (withQuality.length) {
+    out.write('\nQuality (shared/quality/gcode_quality.py; peers from peers/quality.json as cura | prusa)\n\n');
+    out.write(
+      formatTable(
+        ['model', 'wall_cov', 'peers', 'solid_cov', 'peers', 'spill', 'dev_mm', 'open_exits', 'peers'],
+        withQuality.map((r) => {
+          const qq = r.quality!;
+          if ('error' in qq) return [r.model, `error: ${qq.error}`, '', '', '', '', '', '', ''];
+          const pc = r.peerQuality?.cura ?? {};
+          const pp = r.peerQuality?.prusa ?? {};
+          return [
+            r.model,
+            q(qq.wall_cov),
+            `${q(pc.wall_cov)} | ${q(pp.wall_cov)}`,
+            q(qq.solid_cov),
+            `${q(pc.solid_cov)} | ${q(pp.solid_cov)}`,
+            q(qq.spill),
+            q(qq.dev_mm),
+            `${q(qq.open_exits)}/${q(qq.travels)}`,
+            `${q(pc.open_exits)}/${q(pc.travels)} | ${q(pp.open_exits)}/${q(pp.travels)}`,
+          ];
+        }),
+      ),
+    );
+  }
+
+  out.write('\nBars of DESIGN.md missed\n\n');
+  const missed = results.filter((r) => r.missedBars.length);
+  if (missed.length === 0) out.write('none\n');
+  for (const r of missed) out.write(`${r.model}:\n${r.missedBars.map((m) => `  - ${m}\n`).join('')}`);
+}
