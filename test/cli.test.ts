@@ -1,0 +1,294 @@
+// The command line end to end (spawning `node bin/stratum.js` as a user would), plus the preview's
+// G-code reader and rasteriser and the --set parser on their own.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PNG } from 'pngjs';
+import { readGcodeLayer } from '../src/cli/gcode-reader.js';
+import { Canvas } from '../src/cli/raster.js';
+import { parseSetArgs, parseSupport } from '../src/cli/set-values.js';
+import { formatDuration } from '../src/cli/format.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'bin', 'stratum.js');
+const models = join(resolve(process.env.STRATUM_SHARED ?? join(root, '..', 'shared')), 'models');
+const cube = join(models, 'xyz_calibration_cube.stl');
+const work = mkdtempSync(join(tmpdir(), 'stratum-cli-test-'));
+
+function stratum(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: work, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
+
+// ── dispatch and usage ──────────────────────────────────────────────────────────────────────
+
+test('--version prints the package version', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const r = stratum('--version');
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout.trim(), pkg.version);
+});
+
+test('help lists the commands; an unknown command is a usage error (exit 2, usage on stderr)', () => {
+  const help = stratum('help');
+  assert.equal(help.code, 0);
+  for (const cmd of ['serve', 'keys', 'slice', 'preview', 'printers', 'filaments', 'qualities']) assert.match(help.stdout, new RegExp(`\\b${cmd}\\b`));
+  const bad = stratum('slise');
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /unknown command "slise"/);
+  assert.match(bad.stderr, /usage: stratum/);
+  assert.equal(bad.stdout, '');
+});
+
+test('slice usage errors exit 2 without a stack trace', () => {
+  for (const args of [
+    ['slice', cube], // no -o
+    ['slice', cube, '-o', 'x.gcode', '--support', 'x'],
+    ['slice', cube, '-o', 'x.gcode', '--frobnicate'],
+    ['slice', cube, '-o', 'x.gcode', '--set', 'novalue'],
+  ]) {
+    const r = stratum(...args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+    assert.match(r.stderr, /--help/);
+  }
+  assert.equal(existsSync(join(work, 'x.gcode')), false);
+});
+
+// ── slice ───────────────────────────────────────────────────────────────────────────────────
+
+test('slice writes G-code whose header matches the --json figures (calibration cube)', () => {
+  const out = join(work, 'cube.gcode');
+  const r = stratum('slice', cube, '-o', out, '--json');
+  assert.equal(r.code, 0, r.stderr);
+  const stats = JSON.parse(r.stdout) as { layerCount: number; printTimeS: number; filamentMm: number; printTime: string };
+  const head = readFileSync(out, 'utf8').slice(0, 4000);
+  assert.match(head, /^;FLAVOR:Marlin$/m);
+  assert.match(head, /^;LAYER_COUNT:100$/m, 'a 20 mm cube at 0.2 mm layers');
+  assert.equal(stats.layerCount, 100);
+  const time = Number(/^;TIME:(\d+)/m.exec(head)?.[1]);
+  assert.ok(time > 0, 'a print time in the header');
+  assert.ok(time === Math.round(stats.printTimeS) || time === Math.floor(stats.printTimeS), `;TIME:${time} vs ${stats.printTimeS}`);
+  assert.match(stats.printTime, /^\d+:\d\d:\d\d$/);
+  assert.ok(stats.filamentMm > 500 && stats.filamentMm < 3000, `filament ${stats.filamentMm} mm (peers: about 1250–1330)`);
+  assert.deepEqual(readdirSync(work).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
+});
+
+test('slice prints a one-line summary on stderr (not a TTY: no progress bar)', () => {
+  const out = join(work, 'cube-summary.gcode');
+  const r = stratum('slice', cube, '-o', out, '--set', 'infillDensity=15', '--support', 'n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.doesNotMatch(r.stderr, /\r/, 'no carriage returns on a pipe');
+  const summary = lines(r.stderr).filter((l) => !l.startsWith('warning:'));
+  assert.equal(summary.length, 1, r.stderr);
+  assert.match(summary[0], /100 layers, print time \d+:\d\d:\d\d, filament \d+\.\d\d m \d+\.\d g, sliced in \d+\.\d\d s/);
+});
+
+test('a bad model file fails with exit 1, one line naming the problem, and no output file', () => {
+  const bad = join(work, 'garbage.stl');
+  writeFileSync(bad, 'this is not a mesh at all\n');
+  const out = join(work, 'garbage.gcode');
+  const r = stratum('slice', bad, '-o', out);
+  assert.equal(r.code, 1);
+  assert.equal(lines(r.stderr).length, 1, r.stderr);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  assert.equal(existsSync(out), false);
+  assert.deepEqual(readdirSync(work).filter((f) => f.startsWith('.garbage')), []);
+
+  const missing = stratum('slice', join(work, 'nope.stl'), '-o', out);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /nope\.stl: no such file/);
+});
+
+test('an unknown printer fails with exit 1 naming close matches', () => {
+  const out = join(work, 'printer.gcode');
+  const r = stratum('slice', cube, '-o', out, '--printer', 'Creality Endr 3');
+  assert.equal(r.code, 1);
+  assert.equal(lines(r.stderr).length, 1, r.stderr);
+  assert.match(r.stderr, /Creality Ender 3/);
+  assert.equal(existsSync(out), false);
+});
+
+test('Ctrl-C during a slice exits 130 promptly and writes nothing', async () => {
+  const out = join(work, 'bunny.gcode');
+  const child = spawn(process.execPath, [bin, 'slice', join(models, 'stanford_bunny.stl'), '-o', out], { cwd: work });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const closed = new Promise<number | null>((r) => child.on('close', r));
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(child.exitCode, null, `still slicing after 1.5 s: ${stderr}`);
+  const sent = Date.now();
+  child.kill('SIGINT');
+  const code = await closed;
+  assert.equal(code, 130, stderr);
+  assert.ok(Date.now() - sent < 4000, `stopped ${Date.now() - sent} ms after the signal`);
+  assert.equal(existsSync(out), false);
+});
+
+// ── catalogue ───────────────────────────────────────────────────────────────────────────────
+
+test('printers lists at least 30 presets, as a table and as JSON', () => {
+  const json = stratum('printers', '--json');
+  assert.equal(json.code, 0, json.stderr);
+  const list = JSON.parse(json.stdout) as { name: string }[];
+  assert.ok(list.length >= 30, `${list.length} printers`);
+  assert.ok(list.some((p) => p.name === 'Creality Ender 3'));
+  const table = stratum('printers');
+  assert.equal(table.code, 0);
+  assert.equal(lines(table.stdout).length, list.length + 2, 'header, rule, one row each');
+  assert.match(lines(table.stdout)[0], /^name\s+bed mm/);
+  for (const what of ['filaments', 'qualities']) {
+    const r = stratum(what, '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((JSON.parse(r.stdout) as unknown[]).length >= 3);
+  }
+});
+
+// ── preview ─────────────────────────────────────────────────────────────────────────────────
+
+/** Two layers of a 20 mm square (outer wall, then one infill line), Cura-style comments, absolute E. */
+const CURA_STYLE = `;FLAVOR:Marlin
+;LAYER_COUNT:2
+G28
+M82
+G92 E0
+G1 X0 Y0 E5 ; a purge in the start G-code, before any layer
+G92 E0
+;LAYER:0
+G0 Z0.2
+G0 X100 Y100
+;TYPE:WALL-OUTER
+G1 X120 Y100 E1
+G1 X120 Y120 E2
+G1 X100 Y120 E3
+G1 X100 Y100 E4
+G1 E-1 ; retract
+G0 X102 Y102
+G1 E4 ; prime
+;TYPE:FILL
+G1 X118 Y118 E5
+;LAYER:1
+G0 Z0.4
+;TYPE:WALL-OUTER
+G1 X120 Y100 E6
+`;
+
+test('the G-code reader follows Cura-style layers, types, retracts and travels', () => {
+  const scan = readGcodeLayer(CURA_STYLE, 0);
+  assert.equal(scan.layerMarkers, 'cura');
+  assert.deepEqual(scan.layerNumbers, [0, 1]);
+  const layer = scan.layer!;
+  assert.equal(layer.z, 0.2);
+  assert.deepEqual(layer.extrusionTypes, ['WALL-OUTER', 'WALL-OUTER', 'WALL-OUTER', 'WALL-OUTER', 'FILL']);
+  assert.deepEqual(layer.extrusions.slice(0, 4), [100, 100, 120, 100]);
+  assert.deepEqual(layer.extrusions.slice(16), [102, 102, 118, 118]);
+  // the move to the start and the retracted hop are travels; retract and prime draw nothing
+  assert.deepEqual(layer.travels, [0, 0, 100, 100, 100, 100, 102, 102]);
+  assert.equal(readGcodeLayer(CURA_STYLE, 7).layer, null);
+});
+
+test('the G-code reader follows PrusaSlicer-style layers with relative E and arcs', () => {
+  const prusa = `M83
+;LAYER_CHANGE
+;Z:0.3
+G1 Z.3
+;TYPE:External perimeter
+G1 X10 Y0 E.5
+G3 X0 Y10 I-10 J0 E.8
+;LAYER_CHANGE
+;Z:0.5
+G1 Z.5
+;TYPE:Perimeter
+G1 X10 Y10 E.5
+G1 E-.8
+G1 X20 Y20
+`;
+  const first = readGcodeLayer(prusa, 0);
+  assert.equal(first.layerMarkers, 'prusa');
+  assert.equal(first.layer!.z, 0.3);
+  const ex = first.layer!.extrusions;
+  assert.ok(ex.length / 4 > 5, 'the quarter arc is split into chords');
+  assert.deepEqual(ex.slice(-2), [0, 10], 'the arc ends where it says');
+  // every chord end lies on the circle of radius 10 around the origin
+  for (let i = 4; i < ex.length; i += 4) assert.ok(Math.abs(Math.hypot(ex[i + 2], ex[i + 3]) - 10) < 1e-9);
+  const second = readGcodeLayer(prusa, 1).layer!;
+  assert.deepEqual(second.extrusionTypes, ['Perimeter']);
+  assert.deepEqual(second.travels, [10, 10, 20, 20]);
+});
+
+test('files without layer comments are split where extrusion moves up', () => {
+  const plain = 'G1 Z0.2\nG1 X0 Y0\nG1 X10 Y0 E1\nG1 Z0.4\nG1 X10 Y10 E2\nG1 X0 Y10 E3\n';
+  const scan = readGcodeLayer(plain, 1);
+  assert.equal(scan.layerMarkers, 'z');
+  assert.deepEqual(scan.layerNumbers, [0, 1]);
+  assert.equal(scan.layer!.z, 0.4);
+  assert.equal(scan.layer!.extrusions.length, 8);
+});
+
+test('preview draws a layer as a PNG of the asked size with the outer wall in its colour', () => {
+  const gcode = join(work, 'square.gcode');
+  writeFileSync(gcode, CURA_STYLE);
+  const png = join(work, 'square.png');
+  const r = stratum('preview', gcode, '--layer', '0', '-o', png, '--size', '400');
+  assert.equal(r.code, 0, r.stderr);
+  const bytes = readFileSync(png);
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  const img = PNG.sync.read(bytes);
+  assert.equal(img.width, 400);
+  assert.ok(img.height > 400 && img.height < 500, `drawing plus legend strip, got ${img.height}`);
+  // The square spans the drawing (4 % margin): the wall's left edge at x ≈ 16 px, mid-height.
+  const at = (x: number, y: number) => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)];
+  assert.deepEqual(at(200, 200).slice(0, 3), [255, 127, 14], 'the diagonal infill line through the centre');
+  assert.deepEqual(at(20, 300), [214, 39, 40], 'outer wall red on the left edge');
+  assert.deepEqual(at(100, 100), [255, 255, 255], 'white inside the square, off the infill line');
+
+  const none = stratum('preview', gcode, '--layer', '5', '-o', png);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /no layer 5; layers run from 0 to 1/);
+  assert.equal(stratum('preview', gcode, '-o', png).code, 2, 'missing --layer');
+});
+
+// ── pieces ──────────────────────────────────────────────────────────────────────────────────
+
+test('--set values are typed from their text; --support maps n/e/b', () => {
+  assert.deepEqual(parseSetArgs(['infillDensity=15', 'monotonicSkin=false', 'infillPattern=gyroid', 'zHop=.4', 'startGcode="G28\\nG29"', 'machineName=My = printer']), {
+    infillDensity: 15,
+    monotonicSkin: false,
+    infillPattern: 'gyroid',
+    zHop: 0.4,
+    startGcode: 'G28\nG29',
+    machineName: 'My = printer',
+  });
+  assert.deepEqual([parseSupport('n'), parseSupport('e'), parseSupport('B')], ['none', 'everywhere', 'buildplate']);
+  assert.throws(() => parseSupport('x'), /--support/);
+  assert.throws(() => parseSetArgs(['=3']), /key=value/);
+});
+
+test('durations print as h:mm:ss with unpadded hours past a day', () => {
+  assert.equal(formatDuration(0), '0:00:00');
+  assert.equal(formatDuration(3725.4), '1:02:05');
+  assert.equal(formatDuration(90061), '25:01:01');
+});
+
+test('thick lines cover the bead width; thin lines one pixel', () => {
+  const c = new Canvas(50, 50);
+  c.line(10, 25, 40, 25, 6, [0, 0, 0]);
+  let inked = 0;
+  for (let y = 0; y < 50; y++) for (let x = 0; x < 50; x++) if (c.getPixel(x, y)[0] === 0) inked++;
+  // a 30 × 6 rectangle plus two half discs of radius 3: about 180 + 28 pixels
+  assert.ok(inked > 190 && inked < 225, `${inked} pixels`);
+  assert.deepEqual(c.getPixel(25, 22), [0, 0, 0]);
+  assert.deepEqual(c.getPixel(25, 29), [255, 255, 255]);
+  const t = new Canvas(20, 20);
+  t.thinLine(0.5, 0.5, 19.5, 19.5, [0, 0, 0]);
+  let thin = 0;
+  for (let y = 0; y < 20; y++) for (let x = 0; x < 20; x++) if (t.getPixel(x, y)[0] === 0) thin++;
+  assert.equal(thin, 20);
+});
