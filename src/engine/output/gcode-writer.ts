@@ -1,0 +1,178 @@
+// Plans → G-code text with the final totals in the header. One walk over the plan builds each
+// layer's text and the machine moves together; the moves (start G-code, layers, end G-code) are then
+// simulated for the print time, and the file is assembled: header, preamble, layers with M73
+// progress and elapsed time, end G-code, PrusaSlicer-style trailer.
+import type { LayerPlan } from '../plan/types.js';
+import type { SliceSettings } from '../settings.js';
+import type { Bounds3 } from '../types.js';
+import { sumByGroup } from './estimator.js';
+import { flavorRules, klipperObjectNames } from './flavors.js';
+import { headerLines } from './header.js';
+import { LayerEmitter } from './layer-emitter.js';
+import { limitsFromSettings } from './limits.js';
+import { MoveBuffer } from './move-buffer.js';
+import { micronsToMm, mm3 } from './number-format.js';
+import { parseGcode } from './parse-gcode.js';
+import { simulate } from './simulate.js';
+import { fillTemplate, templateSetsTemperatures, templateValues } from './template.js';
+import { trailerLines } from './trailer.js';
+
+export interface GcodeMeta {
+  modelNames: string[];
+  /** e.g. "Stratum 0.1.0" */
+  generator: string;
+}
+
+export interface GcodeStats {
+  /** whole print including start and end G-code, seconds */
+  printTimeS: number;
+  /** net filament pushed by the print, mm */
+  filamentMm: number;
+  filamentMm3: number;
+  filamentG: number;
+  /** bounds of every G0/G1 coordinate the layers write, mm */
+  bounds: Bounds3;
+  /** seconds per layer */
+  layerTimesS: number[];
+}
+
+export interface WrittenGcode {
+  text: string;
+  stats: GcodeStats;
+}
+
+export function writeGcode(plans: readonly LayerPlan[], settings: SliceSettings, meta: GcodeMeta): WrittenGcode {
+  const rules = flavorRules(settings.gcodeFlavor);
+  const layerCount = plans.length;
+  const values = templateValues(settings, { layer_count: String(layerCount) });
+  const startGcode = fillTemplate(settings.startGcode, values);
+  const endGcode = fillTemplate(settings.endGcode, values);
+  const objectNames = klipperObjectNames(meta.modelNames);
+
+  // ── pass 1: layer text and machine moves ────────────────────────────────────────────────────
+  let opCount = 0;
+  for (const p of plans) opCount += p.ops.length;
+  const moves = new MoveBuffer(opCount + 64);
+  const start = parseGcode(startGcode, { into: moves });
+  const startMoves = moves.length;
+  const emitter = new LayerEmitter({
+    settings,
+    rules,
+    modelNames: meta.modelNames,
+    objectNames,
+    moves,
+    text: true,
+    start: { x: Math.round(start.end.x * 1000), y: Math.round(start.end.y * 1000), z: Math.round(start.end.z * 1000) },
+  });
+  const layerStarts: number[] = [];
+  const bodies: string[] = [];
+  plans.forEach((plan, i) => {
+    layerStarts.push(moves.length);
+    bodies.push(emitter.emitLayer(plan, i).join('\n'));
+  });
+  const endMoves = moves.length;
+  const end = parseGcode(endGcode, {
+    into: moves,
+    start: {
+      x: emitter.x / 1000,
+      y: emitter.y / 1000,
+      z: emitter.z / 1000,
+      e: emitter.e,
+      feed: emitter.feedF > 0 ? emitter.feedF / 60 : 0,
+      relativeE: settings.relativeExtrusion,
+    },
+  });
+
+  // ── time ───────────────────────────────────────────────────────────────────────────────────
+  const sim = simulate(moves, limitsFromSettings(settings));
+  const startTime = sumRange(sim.moveTimes, 0, startMoves) + start.dwellS;
+  const layerTimesS = sumByGroup(sim.moveTimes, layerStarts, endMoves);
+  const endTime = sumRange(sim.moveTimes, endMoves, moves.length) + end.dwellS;
+  const layersTime = layerTimesS.reduce((a, b) => a + b, 0);
+  const printTimeS = startTime + layersTime + endTime;
+
+  // ── totals ─────────────────────────────────────────────────────────────────────────────────
+  const filamentMm = Math.max(0, emitter.netFilamentMm);
+  const radius = settings.filamentDiameter / 2;
+  const filamentMm3 = filamentMm * Math.PI * radius * radius;
+  const filamentG = (filamentMm3 / 1000) * settings.filamentDensity;
+  const b = emitter.bounds;
+  const bounds: Bounds3 =
+    b.minX <= b.maxX
+      ? { min: [b.minX / 1000, b.minY / 1000, b.minZ / 1000], max: [b.maxX / 1000, b.maxY / 1000, b.maxZ / 1000] }
+      : { min: [0, 0, 0], max: [0, 0, 0] };
+  if (!(b.minZ <= b.maxZ)) {
+    bounds.min[2] = 0;
+    bounds.max[2] = 0;
+  }
+  const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS };
+
+  // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
+  const out: string[] = headerLines(rules, settings, stats, meta.generator);
+  out.push('');
+  if (rules.klipper) out.push(...objectDefinitions(emitter, objectNames));
+  if (settings.emitMachineLimits) out.push(...rules.limitLines(limitsFromSettings(settings)));
+  out.push(...temperaturePreamble(settings));
+  if (startGcode.trim() !== '') out.push(startGcode.replace(/\s+$/, ''));
+  out.push(settings.relativeExtrusion ? 'M83 ;relative extrusion mode' : 'M82 ;absolute extrusion mode', 'G92 E0');
+  if (rules.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${layerCount}`);
+  out.push(`;LAYER_COUNT:${layerCount}`);
+  let elapsed = startTime;
+  for (let i = 0; i < layerCount; i++) {
+    out.push(`;LAYER:${plans[i]!.index}`, progressLine(elapsed, printTimeS));
+    if (bodies[i]!.length > 0) out.push(bodies[i]!);
+    elapsed += layerTimesS[i]!;
+    out.push(`;TIME_ELAPSED:${mm3(elapsed)}`);
+  }
+  out.push('M73 P100 R0');
+  if (endGcode.trim() !== '') out.push(endGcode.replace(/\s+$/, ''));
+  out.push(
+    '',
+    ...trailerLines({ filamentMm, filamentMm3, filamentG, printTimeS, firstLayerTimeS: layerTimesS[0] ?? 0 }),
+    '',
+  );
+  return { text: out.join('\n'), stats };
+}
+
+function sumRange(times: Float64Array, from: number, to: number): number {
+  let t = 0;
+  for (let i = from; i < to; i++) t += times[i]!;
+  return t;
+}
+
+/** `M73 P<percent done> R<minutes left>` from the simulated elapsed time. */
+function progressLine(elapsed: number, total: number): string {
+  const p = total > 0 ? Math.min(100, Math.floor((100 * elapsed) / total)) : 0;
+  const r = Math.max(0, Math.round((total - elapsed) / 60));
+  return `M73 P${p} R${r}`;
+}
+
+/** First-layer temperatures, set first and then waited for, unless the start G-code sets them itself. */
+function temperaturePreamble(s: SliceSettings): string[] {
+  const sets = templateSetsTemperatures(s.startGcode);
+  const bed = s.heatedBed && !sets.bed;
+  const nozzle = !sets.nozzle;
+  const lines: string[] = [];
+  if (bed) lines.push(`M140 S${mm3(s.firstLayerBedTemperature)}`);
+  if (nozzle) lines.push(`M104 S${mm3(s.firstLayerNozzleTemperature)}`);
+  if (bed) lines.push(`M190 S${mm3(s.firstLayerBedTemperature)}`);
+  if (nozzle) lines.push(`M109 S${mm3(s.firstLayerNozzleTemperature)}`);
+  return lines;
+}
+
+/** Klipper EXCLUDE_OBJECT_DEFINE per printed model: its name, centre and XY bounding rectangle. */
+function objectDefinitions(emitter: LayerEmitter, names: readonly string[]): string[] {
+  const lines: string[] = [];
+  const models = [...emitter.modelBounds.keys()].sort((a, b) => a - b);
+  for (const m of models) {
+    const [x0, y0, x1, y1] = emitter.modelBounds.get(m)!;
+    const f = micronsToMm;
+    const cx = Math.round((x0 + x1) / 2);
+    const cy = Math.round((y0 + y1) / 2);
+    lines.push(
+      `EXCLUDE_OBJECT_DEFINE NAME=${names[m] ?? `model_${m}`} CENTER=${f(cx)},${f(cy)} ` +
+        `POLYGON=[[${f(x0)},${f(y0)}],[${f(x1)},${f(y0)}],[${f(x1)},${f(y1)}],[${f(x0)},${f(y1)}]]`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,214 @@
+// Walks the planner's operations layer by layer, keeping the machine state (position, E, feedrate,
+// feature, model), and produces both the G-code lines and the matching machine moves for the
+// print-time simulation — one walk, so the estimate is of exactly the text that is written.
+import type { LayerPlan, PlanOp } from '../plan/types.js';
+import type { SliceSettings } from '../settings.js';
+import type { FlavorRules } from './flavors.js';
+import type { MoveBuffer } from './move-buffer.js';
+import { dec5, micronsToMm } from './number-format.js';
+
+export interface EmitterSetup {
+  settings: SliceSettings;
+  rules: FlavorRules;
+  modelNames: readonly string[];
+  /** Klipper object names by model index (only used with the Klipper flavour) */
+  objectNames?: readonly string[];
+  moves: MoveBuffer;
+  /** false: only build moves (time estimate without text) */
+  text: boolean;
+  /** machine position before the first layer, µm */
+  start: { x: number; y: number; z: number };
+}
+
+/** Integer bounds in µm of what was written; min > max while empty. */
+export interface MicronBounds {
+  minX: number;
+  minY: number;
+  minZ: number;
+  maxX: number;
+  maxY: number;
+  maxZ: number;
+}
+
+export function emptyBounds(): MicronBounds {
+  return { minX: Infinity, minY: Infinity, minZ: Infinity, maxX: -Infinity, maxY: -Infinity, maxZ: -Infinity };
+}
+
+export class LayerEmitter {
+  x: number;
+  y: number;
+  z: number;
+  /** extruder position as written (absolute E), mm */
+  e = 0;
+  /** net filament pushed by the plan (extrusions + unretracts − retracts), mm */
+  netFilamentMm = 0;
+  readonly bounds = emptyBounds();
+  /** XY extent of each model's extrusions, µm: [minX, minY, maxX, maxY] */
+  readonly modelBounds = new Map<number, [number, number, number, number]>();
+  /** current feedrate as written, mm/min (-1 before the first) */
+  feedF = -1;
+  private type: string | null = null;
+  private model = Number.NaN;
+  private activeObject = -1;
+  private lines: string[] | null = null;
+  private readonly s: SliceSettings;
+  private readonly relativeE: boolean;
+  private readonly zFeed: number;
+
+  constructor(private readonly setup: EmitterSetup) {
+    this.s = setup.settings;
+    this.x = setup.start.x;
+    this.y = setup.start.y;
+    this.z = setup.start.z;
+    this.relativeE = this.s.relativeExtrusion;
+    this.zFeed = this.s.zSpeed > 0 ? this.s.zSpeed : this.s.travelSpeed;
+  }
+
+  /** Emits one layer, `position` its place in the print (without its `;LAYER:` and M73 lines, which the writer adds). */
+  emitLayer(plan: LayerPlan, position: number): string[] {
+    const lines: string[] = [];
+    this.lines = this.setup.text ? lines : null;
+    const L = this.lines;
+    this.type = null;
+    this.model = Number.NaN;
+    if (L) {
+      if (this.setup.rules.klipper) L.push(`SET_PRINT_STATS_INFO CURRENT_LAYER=${position + 1}`);
+      if (position === 1) this.afterFirstLayer(L);
+      if (!this.relativeE) L.push('G92 E0');
+    }
+    if (!this.relativeE) this.e = 0;
+    if (plan.z !== this.z) this.moveZ(plan.z);
+    for (const op of plan.ops) this.emitOp(op);
+    if (L && this.activeObject >= 0) {
+      L.push(`EXCLUDE_OBJECT_END NAME=${this.objectName(this.activeObject)}`);
+    }
+    this.activeObject = -1;
+    return lines;
+  }
+
+  private afterFirstLayer(L: string[]): void {
+    const s = this.s;
+    if (s.nozzleTemperature !== s.firstLayerNozzleTemperature) L.push(`M104 S${s.nozzleTemperature}`);
+    if (s.heatedBed && s.bedTemperature !== s.firstLayerBedTemperature) L.push(`M140 S${s.bedTemperature}`);
+  }
+
+  private feed(speed: number): string {
+    const f = Math.max(1, Math.round(speed * 60));
+    if (f === this.feedF) return '';
+    this.feedF = f;
+    return ' F' + f;
+  }
+
+  private moveZ(z: number): void {
+    const f = this.feed(this.zFeed);
+    this.setup.moves.push(0, 0, (z - this.z) / 1000, 0, this.feedF / 60);
+    this.z = z;
+    this.growZ(z);
+    this.lines?.push('G0' + f + ' Z' + micronsToMm(z));
+  }
+
+  private growZ(z: number): void {
+    const b = this.bounds;
+    if (z < b.minZ) b.minZ = z;
+    if (z > b.maxZ) b.maxZ = z;
+  }
+
+  private growXY(x: number, y: number): void {
+    const b = this.bounds;
+    if (x < b.minX) b.minX = x;
+    if (x > b.maxX) b.maxX = x;
+    if (y < b.minY) b.minY = y;
+    if (y > b.maxY) b.maxY = y;
+  }
+
+  private emitOp(op: PlanOp): void {
+    const L = this.lines;
+    switch (op.op) {
+      case 'extrude': {
+        const x = Math.round(op.x);
+        const y = Math.round(op.y);
+        if (x === this.x && y === this.y && op.e === 0) return;
+        const f = this.feed(op.speed);
+        this.setup.moves.push((x - this.x) / 1000, (y - this.y) / 1000, 0, op.e, this.feedF / 60);
+        this.x = x;
+        this.y = y;
+        this.e += op.e;
+        this.netFilamentMm += op.e;
+        this.growXY(x, y);
+        if (this.model >= 0) this.growModel(this.model, x, y);
+        if (L) L.push('G1' + f + ' X' + micronsToMm(x) + ' Y' + micronsToMm(y) + ' E' + dec5(this.relativeE ? op.e : this.e));
+        return;
+      }
+      case 'travel': {
+        const x = Math.round(op.x);
+        const y = Math.round(op.y);
+        const z = op.z === undefined ? this.z : Math.round(op.z);
+        if (x === this.x && y === this.y && z === this.z) return;
+        const f = this.feed(op.speed);
+        this.setup.moves.push((x - this.x) / 1000, (y - this.y) / 1000, (z - this.z) / 1000, 0, this.feedF / 60);
+        const zPart = z !== this.z ? ' Z' + micronsToMm(z) : '';
+        if (z !== this.z) this.growZ(z);
+        this.x = x;
+        this.y = y;
+        this.z = z;
+        this.growXY(x, y);
+        if (L) L.push('G0' + f + ' X' + micronsToMm(x) + ' Y' + micronsToMm(y) + zPart);
+        return;
+      }
+      case 'retract':
+      case 'unretract': {
+        if (!(op.length > 0)) return;
+        const de = op.op === 'retract' ? -op.length : op.length;
+        const f = this.feed(op.speed);
+        this.setup.moves.push(0, 0, 0, de, this.feedF / 60);
+        this.e += de;
+        this.netFilamentMm += de;
+        if (L) L.push('G1' + f + ' E' + dec5(this.relativeE ? de : this.e));
+        return;
+      }
+      case 'feature':
+        if (op.model !== this.model) {
+          if (L) this.changeModel(L, op.model, op.modelName);
+          this.model = op.model;
+        }
+        if (op.type !== this.type) {
+          L?.push(';TYPE:' + op.type);
+          this.type = op.type;
+        }
+        return;
+      case 'fan':
+        L?.push(this.setup.rules.fanLine(op.percent));
+        return;
+      case 'comment':
+        L?.push(';' + op.text);
+        return;
+    }
+  }
+
+  private changeModel(L: string[], model: number, givenName: string | undefined): void {
+    const klipper = this.setup.rules.klipper;
+    if (klipper && this.activeObject >= 0) L.push(`EXCLUDE_OBJECT_END NAME=${this.objectName(this.activeObject)}`);
+    this.activeObject = -1;
+    L.push(';MESH:' + (model < 0 ? 'NONMESH' : (givenName ?? this.setup.modelNames[model] ?? `model_${model}`)));
+    if (klipper && model >= 0) {
+      L.push(`EXCLUDE_OBJECT_START NAME=${this.objectName(model)}`);
+      this.activeObject = model;
+    }
+  }
+
+  private objectName(model: number): string {
+    return this.setup.objectNames?.[model] ?? `model_${model}`;
+  }
+
+  private growModel(model: number, x: number, y: number): void {
+    const b = this.modelBounds.get(model);
+    if (!b) {
+      this.modelBounds.set(model, [x, y, x, y]);
+      return;
+    }
+    if (x < b[0]) b[0] = x;
+    if (y < b[1]) b[1] = y;
+    if (x > b[2]) b[2] = x;
+    if (y > b[3]) b[3] = y;
+  }
+}

@@ -1,0 +1,51 @@
+// Start/end G-code templates: `{name}` placeholders filled from the settings. A placeholder we do not
+// know stays as written, so a firmware macro's own braces survive.
+import type { SliceSettings } from '../settings.js';
+import { mm3 } from './number-format.js';
+
+/** Placeholder values for a template, by name. */
+export function templateValues(s: SliceSettings, extra: Record<string, string | number> = {}): Record<string, string> {
+  const values: Record<string, string | number> = {
+    nozzle_temperature: s.nozzleTemperature,
+    bed_temperature: s.bedTemperature,
+    first_layer_nozzle_temperature: s.firstLayerNozzleTemperature,
+    first_layer_bed_temperature: s.firstLayerBedTemperature,
+    bed_width: mm3(s.bedWidth),
+    bed_depth: mm3(s.bedDepth),
+    bed_height: mm3(s.bedHeight),
+    filament_diameter: mm3(s.filamentDiameter),
+    nozzle_diameter: mm3(s.nozzleDiameter),
+    layer_height: mm3(s.layerHeight),
+    first_layer_height: mm3(s.firstLayerHeight),
+    machine_name: s.machineName,
+    filament_name: s.filamentName,
+    ...extra,
+  };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = typeof v === 'number' ? mm3(v) : v;
+  return out;
+}
+
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(values, name) ? values[name]! : whole,
+  );
+}
+
+/**
+ * Which temperatures a start template sets itself: an M104/M109 (nozzle) or M140/M190 (bed) command,
+ * or a temperature placeholder handed to a macro (`START_PRINT BED={first_layer_bed_temperature}`).
+ * The writer then leaves that command out of its own preamble.
+ */
+export function templateSetsTemperatures(template: string): { nozzle: boolean; bed: boolean } {
+  let nozzle = false;
+  let bed = false;
+  for (const raw of template.split('\n')) {
+    const semi = raw.indexOf(';');
+    const code = (semi >= 0 ? raw.slice(0, semi) : raw).trim();
+    if (code === '') continue;
+    if (/^M10[49](?![0-9])/i.test(code) || /\{(first_layer_)?nozzle_temperature\}/.test(code)) nozzle = true;
+    if (/^M1(40|90)(?![0-9])/i.test(code) || /\{(first_layer_)?bed_temperature\}/.test(code)) bed = true;
+  }
+  return { nozzle, bed };
+}
