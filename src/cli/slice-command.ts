@@ -22,7 +22,7 @@ options:
   -o, --output OUT       printer file to write (G-code or FCode, as the printer takes)
   -p, --printer NAME     printer preset (default "Creality Ender 3"; see \`stratum printers\`)
   -f, --filament NAME    filament preset (default Generic_PLA; see \`stratum filaments\`)
-  -q, --quality NAME     quality preset: Recommended (default), Highquality, Sketch
+      --quality NAME     quality preset: Recommended (default), Highquality, Sketch
       --support n|e|b    support: none, everywhere, from the build plate only
   -s, --set KEY=VALUE    override one setting (repeatable), e.g. --set infillDensity=15
       --quiet            no progress bar and no summary
@@ -49,7 +49,7 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
       output: { type: 'string', short: 'o' },
       printer: { type: 'string', short: 'p' },
       filament: { type: 'string', short: 'f' },
-      quality: { type: 'string', short: 'q' },
+      quality: { type: 'string' },
       support: { type: 'string' },
       set: { type: 'string', short: 's', multiple: true },
       quiet: { type: 'boolean' },
