@@ -1,0 +1,73 @@
+// Checks across settings, run on the merged result: combinations that cannot print are errors
+// (SettingsError BAD_VALUE naming the key at fault), doubtful ones are warnings.
+import type { SliceSettings } from '../engine/settings.js';
+import { SettingsError } from './errors.js';
+
+/** Placeholders the G-code writer fills in start and end G-code templates. */
+export const GCODE_PLACEHOLDERS: Readonly<Record<string, string>> = {
+  nozzle_temperature: 'nozzleTemperature (°C)',
+  bed_temperature: 'bedTemperature (°C)',
+  first_layer_nozzle_temperature: 'firstLayerNozzleTemperature (°C)',
+  first_layer_bed_temperature: 'firstLayerBedTemperature (°C)',
+  bed_width: 'bedWidth (mm)',
+  bed_depth: 'bedDepth (mm)',
+  bed_height: 'bedHeight (mm)',
+  filament_diameter: 'filamentDiameter (mm)',
+};
+
+const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
+
+function fail(key: keyof SliceSettings, message: string): never {
+  throw new SettingsError('BAD_VALUE', key, message);
+}
+
+/** Placeholder names used in a template that the writer does not know (they would stay as written). */
+export function unknownPlaceholders(template: string): string[] {
+  const found = new Set<string>();
+  for (const m of template.matchAll(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g)) {
+    if (!Object.prototype.hasOwnProperty.call(GCODE_PLACEHOLDERS, m[1]!)) found.add(m[1]!);
+  }
+  return [...found];
+}
+
+/** Returns warnings; throws SettingsError for a combination that cannot print. */
+export function crossCheckSettings(s: SliceSettings): string[] {
+  const warnings: string[] = [];
+  const nozzle = s.nozzleDiameter;
+
+  for (const key of ['layerHeight', 'firstLayerHeight'] as const) {
+    if (s[key] > nozzle) fail(key, `${key} ${fmt(s[key])} mm is more than the nozzle diameter ${fmt(nozzle)} mm`);
+    if (s[key] > nozzle * 0.8) warnings.push(`${key} ${fmt(s[key])} mm is over 80 % of the nozzle diameter ${fmt(nozzle)} mm: layers may not bond well`);
+  }
+  for (const key of ['lineWidth', 'firstLayerLineWidth', 'infillLineWidth'] as const) {
+    if (s[key] < nozzle * 0.5) fail(key, `${key} ${fmt(s[key])} mm is less than half the nozzle diameter ${fmt(nozzle)} mm`);
+    if (s[key] > nozzle * 2) fail(key, `${key} ${fmt(s[key])} mm is more than twice the nozzle diameter ${fmt(nozzle)} mm`);
+  }
+  if (s.layerHeight > s.lineWidth) warnings.push(`layerHeight ${fmt(s.layerHeight)} mm is more than lineWidth ${fmt(s.lineWidth)} mm`);
+  if (s.filamentDiameter < nozzle) warnings.push(`filamentDiameter ${fmt(s.filamentDiameter)} mm is smaller than the nozzle`);
+
+  if (s.nozzleTemperature > 0 && s.nozzleTemperature < 150) warnings.push(`nozzleTemperature ${s.nozzleTemperature} °C is too cold to melt common filaments`);
+  if (!s.heatedBed && (s.bedTemperature > 0 || s.firstLayerBedTemperature > 0)) {
+    warnings.push('the printer has no heated bed: bed temperatures are ignored');
+  }
+  const maxTravel = Math.min(s.maxFeedrateX, s.maxFeedrateY);
+  if (s.travelSpeed > maxTravel) warnings.push(`travelSpeed ${s.travelSpeed} mm/s exceeds the printer's ${maxTravel} mm/s limit and will be capped by the firmware`);
+  if (s.retractLength > 0 && s.retractSpeed > s.maxFeedrateE) {
+    warnings.push(`retractSpeed ${s.retractSpeed} mm/s exceeds maxFeedrateE ${s.maxFeedrateE} mm/s`);
+  }
+  if (s.minPrintSpeed > s.printSpeed) warnings.push(`minPrintSpeed ${s.minPrintSpeed} mm/s is above printSpeed ${s.printSpeed} mm/s`);
+  if (s.fanFullLayer <= s.fanOffLayers && s.fanSpeed > 0) {
+    warnings.push(`fanFullLayer ${s.fanFullLayer} is not after fanOffLayers ${s.fanOffLayers}: the fan jumps straight to full speed`);
+  }
+  if (s.adhesionType === 'skirt' && s.skirtLoops === 0 && s.skirtMinLength === 0) warnings.push('adhesionType is skirt but skirtLoops is 0: no skirt is printed');
+  if (s.adhesionType === 'brim' && s.brimWidth === 0) warnings.push('adhesionType is brim but brimWidth is 0: no brim is printed');
+  if (s.wallCount === 0 && s.infillDensity === 0 && s.topLayers === 0 && s.bottomLayers === 0) {
+    fail('wallCount', 'no walls, no skins and no infill: nothing would be printed');
+  }
+  if (s.wallCount === 0) warnings.push('wallCount is 0: parts have no walls');
+  for (const key of ['startGcode', 'endGcode'] as const) {
+    const unknown = unknownPlaceholders(s[key]);
+    if (unknown.length > 0) warnings.push(`${key} has unknown placeholders ${unknown.map((p) => `{${p}}`).join(', ')}: they stay as written`);
+  }
+  return warnings;
+}
