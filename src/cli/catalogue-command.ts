@@ -19,6 +19,8 @@ function field(preset: Preset, ...keys: string[]): unknown {
 const text = (v: unknown): string => (v === undefined || v === null || v === '' ? '-' : String(v));
 const num = (v: unknown, decimals = 0): string => (typeof v === 'number' ? fixed(v, decimals) : text(v));
 
+const aliases = (p: Preset) => (Array.isArray(p.aliases) && p.aliases.length ? p.aliases.join(', ') : '-');
+
 interface Column {
   title: string;
   cell(p: Preset): string;
@@ -34,13 +36,19 @@ const PRINTER_COLUMNS: Column[] = [
   { title: 'flavour', cell: (p) => text(field(p, 'gcodeFlavor')) },
   { title: 'format', cell: (p) => text(field(p, 'outputFormat')) },
   { title: 'heated bed', cell: (p) => { const v = field(p, 'heatedBed'); return v === undefined ? '-' : v ? 'yes' : 'no'; } },
-  { title: 'aliases', cell: (p) => (Array.isArray(p.aliases) && p.aliases.length ? p.aliases.join(', ') : '-') },
+  { title: 'aliases', cell: aliases },
 ];
 
 const FILAMENT_COLUMNS: Column[] = [
   { title: 'name', cell: (p) => text(p.name) },
   { title: 'material', cell: (p) => text(field(p, 'material', 'type')) },
-  { title: 'diameter', cell: (p) => num(field(p, 'filamentDiameter', 'diameter'), 2) },
+  {
+    title: 'diameter',
+    cell: (p) => {
+      const d = field(p, 'diameters', 'filamentDiameter', 'diameter');
+      return Array.isArray(d) ? d.map((v) => num(v, 2)).join('/') : num(d, 2);
+    },
+  },
   { title: 'nozzle °C', cell: (p) => num(field(p, 'nozzleTemperature')) },
   { title: 'bed °C', cell: (p) => num(field(p, 'bedTemperature')) },
   { title: 'g/cm³', cell: (p) => num(field(p, 'filamentDensity', 'density'), 2) },
@@ -51,16 +59,30 @@ const FILAMENT_COLUMNS: Column[] = [
       return Array.isArray(table) && table.length ? `${table.length} points, Shore ${text(field(p, 'shoreScale'))}` : '-';
     },
   },
+  { title: 'aliases', cell: aliases },
 ];
 
+/** Quality presets scale with the nozzle: shown here for the common 0.4 mm one. */
+const NOZZLE = 0.4;
 const QUALITY_COLUMNS: Column[] = [
   { title: 'name', cell: (p) => text(p.name) },
-  { title: 'layer mm', cell: (p) => num(field(p, 'layerHeight'), 2) },
-  { title: 'first layer mm', cell: (p) => num(field(p, 'firstLayerHeight'), 2) },
-  { title: 'walls', cell: (p) => num(field(p, 'wallCount')) },
-  { title: 'top/bottom', cell: (p) => `${num(field(p, 'topLayers'))}/${num(field(p, 'bottomLayers'))}` },
-  { title: 'infill %', cell: (p) => num(field(p, 'infillDensity')) },
+  {
+    title: 'layer mm (0.4 nozzle)',
+    cell: (p) => {
+      const f = field(p, 'layerHeightFactor');
+      return typeof f === 'number' ? fixed(f * NOZZLE, 2) : num(field(p, 'layerHeight'), 2);
+    },
+  },
+  { title: 'shell mm', cell: (p) => num(field(p, 'shellThickness'), 1) },
+  {
+    title: 'speed',
+    cell: (p) => {
+      const f = field(p, 'speedFactor');
+      return typeof f === 'number' ? `${Math.round(f * 100)}%` : '-';
+    },
+  },
   { title: 'description', cell: (p) => text(p.description) },
+  { title: 'aliases', cell: aliases },
 ];
 
 function catalogueRun(what: string, list: () => readonly unknown[], columns: Column[]) {

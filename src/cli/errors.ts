@@ -54,15 +54,21 @@ export function firstLine(text: string): string {
   return line || 'unknown error';
 }
 
+/** A message on one line: its lines joined (a list of close matches must not be cut off). */
+export function oneLine(text: string): string {
+  const parts = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return parts.length ? parts.join(' ') : 'unknown error';
+}
+
 /** The single line printed for an error that reached the top (no stack unless STRATUM_DEBUG=1). */
 export function describeError(err: unknown): string {
   if (err instanceof Error) {
-    const msg = firstLine(err.message);
+    const msg = oneLine(err.message);
     if (USER_FACING.has(err.name)) return msg;
     // An unexpected failure: say what kind, so a bug report has something to go on.
     return err.name && err.name !== 'Error' ? `${err.name}: ${msg}` : msg;
   }
-  return firstLine(String(err));
+  return oneLine(String(err));
 }
 
 export function isCancelled(err: unknown): boolean {
