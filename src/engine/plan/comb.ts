@@ -1,0 +1,196 @@
+// Combing: keeping a travel inside the comb region (the part shrunk to the middle of its innermost
+// wall, minus the skin for combing mode `noskin`) so that the nozzle neither strings across holes
+// nor drags over walls. A straight move is kept when it stays inside; otherwise the move follows
+// the boundary of the region (a little inside it) around whatever it would have crossed.
+import type { EdgeIndex } from './edge-index.js';
+
+export interface CombRegion {
+  /** boundary of the region where travel is free (even-odd) */
+  comb: EdgeIndex;
+  /** how far an endpoint may lie outside the region (endpoints on the outer wall do), µm */
+  allowance: number;
+  /** how far inside the boundary a combed route runs, µm */
+  inset: number;
+}
+
+function sortedTs(raw: number[]): number[] {
+  const ts: number[] = [];
+  for (let i = 0; i < raw.length; i += 2) ts.push(raw[i]);
+  return ts.sort((a, b) => a - b);
+}
+
+/**
+ * True when the straight move a→b stays in the region apart from short stretches at either end
+ * (an endpoint on a wall lies outside the region; its way in must be shorter than `allowance`).
+ */
+export function straightInRegion(r: CombRegion, ax: number, ay: number, bx: number, by: number): boolean {
+  const d = Math.hypot(bx - ax, by - ay);
+  const raw: number[] = [];
+  r.comb.crossings(ax, ay, bx, by, raw);
+  const inA = r.comb.contains(ax, ay);
+  const inB = r.comb.contains(bx, by);
+  if (raw.length === 0) return inA || d <= r.allowance;
+  const ts = sortedTs(raw);
+  let first = 0, last = ts.length;
+  if (!inA) {
+    if (ts[0] * d > r.allowance) return false;
+    first = 1;
+  }
+  if (!inB) {
+    if ((1 - ts[last - 1]) * d > r.allowance) return false;
+    last -= 1;
+  }
+  return first >= last;
+}
+
+/** Unit normal of edge e pointing into the region. */
+function inwardNormal(idx: EdgeIndex, e: number): [number, number] {
+  const [x1, y1, x2, y2] = idx.edge(e);
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const side = idx.inwardSide(idx.edgePoly[e]);
+  return [(-(y2 - y1) / len) * side, ((x2 - x1) / len) * side];
+}
+
+/** Vertex v of polygon p, moved `inset` into the region along the bisector (miter capped at 2×). */
+function insetVertex(idx: EdgeIndex, p: number, v: number, inset: number): [number, number] {
+  const start = idx.polyStart[p];
+  const k = idx.polyStart[p + 1] - start;
+  const eIn = start + ((v - 1 + k) % k);
+  const eOut = start + v;
+  const [n1x, n1y] = inwardNormal(idx, eIn);
+  const [n2x, n2y] = inwardNormal(idx, eOut);
+  let bx = n1x + n2x, by = n1y + n2y;
+  const bl = Math.hypot(bx, by);
+  if (bl < 1e-9) {
+    bx = n1x;
+    by = n1y;
+  } else {
+    bx /= bl;
+    by /= bl;
+  }
+  const cos = Math.max(0.5, bx * n1x + by * n1y);
+  const poly = idx.polys[p];
+  return [poly[2 * v] + (bx * inset) / cos, poly[2 * v + 1] + (by * inset) / cos];
+}
+
+/** The point itself when inside the region, else the nearest boundary point moved inside, or null. */
+function moveInside(r: CombRegion, x: number, y: number): [number, number] | null {
+  if (r.comb.contains(x, y)) return [x, y];
+  const nb = r.comb.nearest(x, y, r.allowance);
+  if (!nb) return null;
+  // keep going the way in (at a corner that is the diagonal, where an edge normal would land on
+  // the neighbouring edge)
+  let [nx, ny] = nb.dist > 1 ? [(nb.x - x) / nb.dist, (nb.y - y) / nb.dist] : inwardNormal(r.comb, nb.edge);
+  for (const k of [1, 2]) {
+    const px = nb.x + nx * r.inset * k, py = nb.y + ny * r.inset * k;
+    if (r.comb.contains(px, py)) return [px, py];
+    [nx, ny] = inwardNormal(r.comb, nb.edge);
+  }
+  return null;
+}
+
+/**
+ * Route along polygon boundary from an exit point (on edge eOut) to an entry point (on edge eIn) of
+ * the same polygon, the shorter way round, as inset points (exit and entry included).
+ */
+function walkBoundary(r: CombRegion, ex: number, ey: number, eOut: number, nx: number, ny: number, eIn: number): number[] {
+  const idx = r.comb;
+  const p = idx.edgePoly[eOut];
+  const start = idx.polyStart[p];
+  const k = idx.polyStart[p + 1] - start;
+  const poly = idx.polys[p];
+  const li = eOut - start, lj = eIn - start;
+  const [o1x, o1y] = inwardNormal(idx, eOut);
+  const [o2x, o2y] = inwardNormal(idx, eIn);
+  const out = [ex + o1x * r.inset, ey + o1y * r.inset];
+  if (li !== lj) {
+    // forward: vertices li+1 … lj; backward: vertices li … lj+1
+    const vx = (i: number) => poly[2 * i], vy = (i: number) => poly[2 * i + 1];
+    const pathLen = (step: 1 | -1): number => {
+      let i = step === 1 ? (li + 1) % k : li;
+      const stop = step === 1 ? lj : (lj + 1) % k;
+      let len = Math.hypot(vx(i) - ex, vy(i) - ey);
+      while (i !== stop) {
+        const n = (i + step + k) % k;
+        len += Math.hypot(vx(n) - vx(i), vy(n) - vy(i));
+        i = n;
+      }
+      return len + Math.hypot(nx - vx(stop), ny - vy(stop));
+    };
+    const step: 1 | -1 = pathLen(1) <= pathLen(-1) ? 1 : -1;
+    let i = step === 1 ? (li + 1) % k : li;
+    const stop = step === 1 ? lj : (lj + 1) % k;
+    for (;;) {
+      const [x, y] = insetVertex(idx, p, i, r.inset);
+      out.push(x, y);
+      if (i === stop) break;
+      i = (i + step + k) % k;
+    }
+  }
+  out.push(nx + o2x * r.inset, ny + o2y * r.inset);
+  return out;
+}
+
+/** Drops route points while the shortcut stays clear of the boundary; null when a leg crosses it. */
+function pullTight(idx: EdgeIndex, pts: number[]): number[] | null {
+  const n = pts.length >> 1;
+  const out = [pts[0], pts[1]];
+  let i = 0;
+  while (i < n - 1) {
+    let j = i + 1;
+    while (j + 1 < n && idx.clear(pts[2 * i], pts[2 * i + 1], pts[2 * (j + 1)], pts[2 * (j + 1) + 1])) j++;
+    if (j === i + 1 && !idx.clear(pts[2 * i], pts[2 * i + 1], pts[2 * j], pts[2 * j + 1])) return null;
+    out.push(pts[2 * j], pts[2 * j + 1]);
+    i = j;
+  }
+  return out;
+}
+
+/**
+ * A combed route from a to b inside the region: the points to visit after a, ending with b
+ * (flat µm, rounded), or null when there is none (an endpoint too far outside, or the way leaves
+ * through one boundary and comes back through another).
+ */
+export function combRoute(r: CombRegion, ax: number, ay: number, bx: number, by: number): number[] | null {
+  const a2 = moveInside(r, ax, ay);
+  const b2 = moveInside(r, bx, by);
+  if (!a2 || !b2) return null;
+  const raw: number[] = [];
+  r.comb.crossings(a2[0], a2[1], b2[0], b2[1], raw);
+  if ((raw.length >> 1) % 2 !== 0) return null;
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i], raw[i + 1]]);
+  pairs.sort((u, v) => u[0] - v[0]);
+  const dx = b2[0] - a2[0], dy = b2[1] - a2[1];
+  const pts = [a2[0], a2[1]];
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [t0, e0] = pairs[i];
+    const [t1, e1] = pairs[i + 1];
+    if (r.comb.edgePoly[e0] !== r.comb.edgePoly[e1]) return null;
+    pts.push(...walkBoundary(r, a2[0] + t0 * dx, a2[1] + t0 * dy, e0, a2[0] + t1 * dx, a2[1] + t1 * dy, e1));
+  }
+  pts.push(b2[0], b2[1]);
+  const tight = pullTight(r.comb, pts);
+  if (!tight) return null;
+  const route: number[] = [];
+  const push = (x: number, y: number) => {
+    const rx = Math.round(x), ry = Math.round(y);
+    const n = route.length;
+    const lx = n ? route[n - 2] : Math.round(ax), ly = n ? route[n - 1] : Math.round(ay);
+    if (rx !== lx || ry !== ly) route.push(rx, ry);
+  };
+  for (let i = 0; i < tight.length; i += 2) push(tight[i], tight[i + 1]);
+  push(bx, by);
+  return route;
+}
+
+/** Length of a route starting at (x, y). */
+export function routeLength(x: number, y: number, route: number[]): number {
+  let len = 0;
+  for (let i = 0; i < route.length; i += 2) {
+    len += Math.hypot(route[i] - x, route[i + 1] - y);
+    x = route[i];
+    y = route[i + 1];
+  }
+  return len;
+}

@@ -1,0 +1,234 @@
+// A grid index over the edges of a set of closed polygons, read as an even-odd area. The planner
+// asks it, for every travel, where a segment crosses the boundary, whether a point is inside and
+// where the nearest boundary point is. Plain TS on purpose: a WASM clip per travel would cost
+// more than planning the whole layer.
+import type { Paths } from '../types.js';
+
+/** The closest boundary point to a query point. */
+export interface BoundaryPoint {
+  x: number;
+  y: number;
+  /** global edge id */
+  edge: number;
+  dist: number;
+}
+
+const MAX_CELLS_PER_AXIS = 128;
+const MIN_CELL = 500; // µm
+
+export class EdgeIndex {
+  readonly polys: Paths;
+  /** x1, y1, x2, y2 per edge */
+  private readonly seg: Float64Array;
+  /** polygon of each edge */
+  readonly edgePoly: Int32Array;
+  /** first edge id of each polygon (edge k of polygon p goes from vertex k to k+1) */
+  readonly polyStart: Int32Array;
+  readonly edgeCount: number;
+  readonly minX: number;
+  readonly minY: number;
+  readonly maxX: number;
+  readonly maxY: number;
+  private readonly cell: number;
+  private readonly nx: number;
+  private readonly ny: number;
+  private readonly cellStart: Int32Array;
+  private readonly cellEdges: Int32Array;
+  private readonly stamp: Int32Array;
+  private stampNo = 0;
+  private inward: Int8Array | null = null;
+  private readonly scratch: number[] = [];
+
+  constructor(polys: Paths) {
+    this.polys = polys.filter((p) => p.length >= 6);
+    let n = 0;
+    for (const p of this.polys) n += p.length >> 1;
+    this.edgeCount = n;
+    this.seg = new Float64Array(n * 4);
+    this.edgePoly = new Int32Array(n);
+    this.polyStart = new Int32Array(this.polys.length + 1);
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let e = 0;
+    this.polys.forEach((p, pi) => {
+      this.polyStart[pi] = e;
+      const k = p.length >> 1;
+      for (let i = 0; i < k; i++, e++) {
+        const j = i + 1 === k ? 0 : i + 1;
+        const x1 = p[2 * i], y1 = p[2 * i + 1];
+        this.seg[4 * e] = x1;
+        this.seg[4 * e + 1] = y1;
+        this.seg[4 * e + 2] = p[2 * j];
+        this.seg[4 * e + 3] = p[2 * j + 1];
+        this.edgePoly[e] = pi;
+        if (x1 < minX) minX = x1;
+        if (x1 > maxX) maxX = x1;
+        if (y1 < minY) minY = y1;
+        if (y1 > maxY) maxY = y1;
+      }
+    });
+    this.polyStart[this.polys.length] = e;
+    if (n === 0) minX = minY = maxX = maxY = 0;
+    this.minX = minX;
+    this.minY = minY;
+    this.maxX = maxX;
+    this.maxY = maxY;
+    const w = maxX - minX + 1, h = maxY - minY + 1;
+    // about one edge per cell, within bounds
+    let cell = Math.max(MIN_CELL, Math.sqrt((w * h) / Math.max(1, n)));
+    cell = Math.max(cell, w / MAX_CELLS_PER_AXIS, h / MAX_CELLS_PER_AXIS);
+    this.cell = cell;
+    this.nx = Math.max(1, Math.ceil(w / cell));
+    this.ny = Math.max(1, Math.ceil(h / cell));
+    const counts = new Int32Array(this.nx * this.ny + 1);
+    this.forEachEdgeCell((c) => counts[c + 1]++);
+    for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+    this.cellStart = counts.slice();
+    const fill = counts.slice();
+    const cellEdges = new Int32Array(counts[counts.length - 1]);
+    this.forEachEdgeCell((c, edge) => (cellEdges[fill[c]++] = edge));
+    this.cellEdges = cellEdges;
+    this.stamp = new Int32Array(n);
+  }
+
+  private forEachEdgeCell(fn: (cell: number, edge: number) => void): void {
+    const s = this.seg;
+    for (let e = 0; e < this.edgeCount; e++) {
+      const x0 = this.cx(Math.min(s[4 * e], s[4 * e + 2])), x1 = this.cx(Math.max(s[4 * e], s[4 * e + 2]));
+      const y0 = this.cy(Math.min(s[4 * e + 1], s[4 * e + 3])), y1 = this.cy(Math.max(s[4 * e + 1], s[4 * e + 3]));
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) fn(y * this.nx + x, e);
+    }
+  }
+
+  private cx(x: number): number {
+    const c = Math.floor((x - this.minX) / this.cell);
+    return c < 0 ? 0 : c >= this.nx ? this.nx - 1 : c;
+  }
+  private cy(y: number): number {
+    const c = Math.floor((y - this.minY) / this.cell);
+    return c < 0 ? 0 : c >= this.ny ? this.ny - 1 : c;
+  }
+
+  /** Calls fn once for every edge whose cells meet the box (each edge once). */
+  private visitBox(x0: number, y0: number, x1: number, y1: number, fn: (edge: number) => void): void {
+    if (this.edgeCount === 0 || x1 < this.minX || x0 > this.maxX || y1 < this.minY || y0 > this.maxY) return;
+    const cx0 = this.cx(x0), cx1 = this.cx(x1), cy0 = this.cy(y0), cy1 = this.cy(y1);
+    if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.edgeCount) {
+      for (let e = 0; e < this.edgeCount; e++) fn(e);
+      return;
+    }
+    const stampNo = ++this.stampNo;
+    for (let y = cy0; y <= cy1; y++) {
+      for (let x = cx0; x <= cx1; x++) {
+        const c = y * this.nx + x;
+        for (let k = this.cellStart[c], end = this.cellStart[c + 1]; k < end; k++) {
+          const e = this.cellEdges[k];
+          if (this.stamp[e] === stampNo) continue;
+          this.stamp[e] = stampNo;
+          fn(e);
+        }
+      }
+    }
+  }
+
+  /**
+   * Where segment a→b crosses the boundary: pushes (t, edge) pairs into `out` (t in [0, 1] along
+   * a→b), unsorted. A point exactly on a line counts as lying on its left, so a segment through a
+   * vertex crosses once, never twice.
+   */
+  crossings(ax: number, ay: number, bx: number, by: number, out: number[]): void {
+    const s = this.seg;
+    const dx = bx - ax, dy = by - ay;
+    this.visitBox(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by), (e) => {
+      const px = s[4 * e], py = s[4 * e + 1], qx = s[4 * e + 2], qy = s[4 * e + 3];
+      const sp = dx * (py - ay) - dy * (px - ax);
+      const sq = dx * (qy - ay) - dy * (qx - ax);
+      if (sp >= 0 === sq >= 0) return;
+      const ex = qx - px, ey = qy - py;
+      const sa = ex * (ay - py) - ey * (ax - px);
+      const sb = ex * (by - py) - ey * (bx - px);
+      if (sa >= 0 === sb >= 0) return;
+      out.push(sa / (sa - sb), e);
+    });
+  }
+
+  /** True when the segment crosses no boundary edge. */
+  clear(ax: number, ay: number, bx: number, by: number): boolean {
+    const tmp = this.scratch;
+    tmp.length = 0;
+    this.crossings(ax, ay, bx, by, tmp);
+    return tmp.length === 0;
+  }
+
+  /** Even-odd point-in-area test (a ray towards +x). */
+  contains(x: number, y: number): boolean {
+    if (this.edgeCount === 0 || x > this.maxX || y < this.minY || y > this.maxY) return false;
+    const s = this.seg;
+    let inside = false;
+    this.visitBox(x, y, this.maxX, y, (e) => {
+      const py = s[4 * e + 1], qy = s[4 * e + 3];
+      if (py > y === qy > y) return;
+      const px = s[4 * e], qx = s[4 * e + 2];
+      const xi = px + ((y - py) * (qx - px)) / (qy - py);
+      if (xi > x) inside = !inside;
+    });
+    return inside;
+  }
+
+  /** The nearest boundary point within `maxDist`, or null. */
+  nearest(x: number, y: number, maxDist: number): BoundaryPoint | null {
+    const s = this.seg;
+    let best: BoundaryPoint | null = null;
+    let bestD2 = maxDist * maxDist;
+    this.visitBox(x - maxDist, y - maxDist, x + maxDist, y + maxDist, (e) => {
+      const px = s[4 * e], py = s[4 * e + 1], qx = s[4 * e + 2], qy = s[4 * e + 3];
+      const ex = qx - px, ey = qy - py;
+      const len2 = ex * ex + ey * ey;
+      let t = len2 > 0 ? ((x - px) * ex + (y - py) * ey) / len2 : 0;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      const cx = px + t * ex, cy = py + t * ey;
+      const d2 = (cx - x) * (cx - x) + (cy - y) * (cy - y);
+      if (d2 <= bestD2) {
+        bestD2 = d2;
+        best = { x: cx, y: cy, edge: e, dist: 0 };
+      }
+    });
+    if (best) (best as BoundaryPoint).dist = Math.sqrt(bestD2);
+    return best;
+  }
+
+  /** Edge endpoints: [x1, y1, x2, y2]. */
+  edge(e: number): [number, number, number, number] {
+    const s = this.seg;
+    return [s[4 * e], s[4 * e + 1], s[4 * e + 2], s[4 * e + 3]];
+  }
+
+  /**
+   * +1 when the area lies on the left of polygon `p`'s edges (walking its vertex order), −1 when
+   * on the right. Found by probing, so it holds whatever orientation the polygons came in.
+   */
+  inwardSide(p: number): number {
+    if (!this.inward) this.inward = new Int8Array(this.polys.length);
+    if (this.inward[p] !== 0) return this.inward[p];
+    const poly = this.polys[p];
+    const k = poly.length >> 1;
+    // probe beside the longest edge, where the probe cannot land across a narrow feature
+    let bi = 0, bl = -1;
+    for (let i = 0; i < k; i++) {
+      const j = i + 1 === k ? 0 : i + 1;
+      const l = Math.hypot(poly[2 * j] - poly[2 * i], poly[2 * j + 1] - poly[2 * i + 1]);
+      if (l > bl) {
+        bl = l;
+        bi = i;
+      }
+    }
+    const bj = bi + 1 === k ? 0 : bi + 1;
+    const x1 = poly[2 * bi], y1 = poly[2 * bi + 1], x2 = poly[2 * bj], y2 = poly[2 * bj + 1];
+    const len = Math.max(1, bl);
+    const probe = Math.min(5, len / 4);
+    const mx = (x1 + x2) / 2 - ((y2 - y1) / len) * probe;
+    const my = (y1 + y2) / 2 + ((x2 - x1) / len) * probe;
+    const side = this.contains(mx, my) ? 1 : -1;
+    this.inward[p] = side;
+    return side;
+  }
+}

@@ -1,0 +1,81 @@
+// Accumulates one layer's operations and tracks the nozzle: position, current feature and model.
+import type { FeatureType } from '../types.js';
+import type { PlanOp } from './types.js';
+import type { Visit } from './order.js';
+
+export class LayerOps {
+  readonly ops: PlanOp[] = [];
+  x: number;
+  y: number;
+  private type: FeatureType | null = null;
+  private model = Number.NaN;
+
+  constructor(
+    start: { x: number; y: number },
+    private readonly modelNames: string[],
+  ) {
+    this.x = start.x;
+    this.y = start.y;
+  }
+
+  /** Announces a feature; writes an op only when the type or the model changes. */
+  feature(type: FeatureType, model: number): void {
+    if (type === this.type && model === this.model) return;
+    this.type = type;
+    this.model = model;
+    const modelName = model >= 0 ? this.modelNames[model] : undefined;
+    this.ops.push(modelName === undefined ? { op: 'feature', type, model } : { op: 'feature', type, model, modelName });
+  }
+
+  moveTo(x: number, y: number, speed: number): void {
+    if (x === this.x && y === this.y) return;
+    this.ops.push({ op: 'travel', x, y, speed });
+    this.x = x;
+    this.y = y;
+  }
+
+  /** A vertical move at the current position (z-hop up or back down), µm. */
+  moveZ(z: number, speed: number): void {
+    this.ops.push({ op: 'travel', x: this.x, y: this.y, z, speed });
+  }
+
+  retract(length: number, speed: number): void {
+    if (length > 0) this.ops.push({ op: 'retract', length, speed });
+  }
+
+  unretract(length: number, speed: number): void {
+    if (length > 0) this.ops.push({ op: 'unretract', length, speed });
+  }
+
+  fan(percent: number): void {
+    this.ops.push({ op: 'fan', percent });
+  }
+
+  /**
+   * Extrudes along a visit from its start (the nozzle must already be there). `ePerUm` is filament
+   * mm per µm of path length. Zero-length segments are skipped.
+   */
+  extrudeVisit(v: Visit, ePerUm: number, speed: number): void {
+    const p = v.path.points;
+    const n = p.length >> 1;
+    const ops = this.ops;
+    let x = this.x, y = this.y;
+    const segment = (i: number) => {
+      const nx = p[2 * i], ny = p[2 * i + 1];
+      const len = Math.hypot(nx - x, ny - y);
+      if (len === 0) return;
+      ops.push({ op: 'extrude', x: nx, y: ny, e: len * ePerUm, speed });
+      x = nx;
+      y = ny;
+    };
+    if (v.path.closed) {
+      for (let k = 1; k <= n; k++) segment((v.start + (v.reverse ? n - k : k)) % n);
+    } else if (v.reverse) {
+      for (let i = n - 2; i >= 0; i--) segment(i);
+    } else {
+      for (let i = 1; i < n; i++) segment(i);
+    }
+    this.x = x;
+    this.y = y;
+  }
+}

@@ -1,0 +1,143 @@
+// Plans one layer: extras (skirt, brim, support) first, then the islands in nearest-neighbour
+// order, each island's features in print order; then the fan and the minimum layer time.
+import type { SliceSettings } from '../settings.js';
+import type { IslandPaths, LayerRegions } from '../regions/types.js';
+import type { LayerPlan } from './types.js';
+import { EdgeIndex } from './edge-index.js';
+import type { CombRegion } from './comb.js';
+import { LayerOps } from './layer-ops.js';
+import { orderLoops, orderMonotonic, orderNearest, visitStart, type Visit } from './order.js';
+import { wallVisits } from './walls.js';
+import { filamentPerUm2, layerHeightUm, pathSpeed, travelSpeed, type PathRole } from './flow.js';
+import { TravelPlanner, type TravelStats } from './travel.js';
+import { applyMinLayerTime, fanPercent } from './cooling.js';
+import type { SeamContext } from './seam.js';
+
+export interface PlanOptions {
+  /** the point `aligned` seams gather at, µm (default: far behind the bed centre) */
+  seamTarget?: { x: number; y: number };
+  /** filled with travel counts when given (for tests and measurements) */
+  travelStats?: TravelStats;
+}
+
+export interface PlannedLayer {
+  plan: LayerPlan;
+  end: { x: number; y: number };
+}
+
+/** Far behind the bed centre: aligned seams then sit at the back of each part, in line. */
+export function defaultSeamTarget(s: SliceSettings): { x: number; y: number } {
+  const cx = s.originCenter ? 0 : (s.bedWidth * 1000) / 2;
+  const cy = s.originCenter ? 0 : (s.bedDepth * 1000) / 2;
+  return { x: cx, y: cy + 1_000_000 };
+}
+
+function islandBox(isl: IslandPaths): [number, number, number, number] {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const p of isl.outline) {
+    for (let i = 0; i < p.length; i += 2) {
+      if (p[i] < x0) x0 = p[i];
+      if (p[i] > x1) x1 = p[i];
+      if (p[i + 1] < y0) y0 = p[i + 1];
+      if (p[i + 1] > y1) y1 = p[i + 1];
+    }
+  }
+  return [x0, y0, x1, y1];
+}
+
+function combRegionOf(isl: IslandPaths, s: SliceSettings): CombRegion | null {
+  if (isl.combArea.length === 0) return null;
+  const polys = s.combing === 'noskin' && isl.hasSkin && isl.skinArea.length ? [...isl.combArea, ...isl.skinArea] : isl.combArea;
+  const w = s.lineWidth * 1000;
+  return { comb: new EdgeIndex(polys), allowance: (Math.max(1, s.wallCount) + 1) * w, inset: Math.round(w / 4) };
+}
+
+/**
+ * Plans one layer from the nozzle position `start` (the previous layer's end). Layers are planned
+ * independently of each other given that position, so they can be spread over worker threads.
+ * `layerCount` (the total number of layers) is part of the signature for decisions that need it;
+ * nothing in the current rules does.
+ */
+export function planLayer(
+  layer: LayerRegions,
+  settings: SliceSettings,
+  modelNames: string[],
+  start: { x: number; y: number },
+  _layerCount: number,
+  options: PlanOptions = {},
+): PlannedLayer {
+  const s = settings;
+  const index = layer.index;
+  const ops = new LayerOps(start, modelNames);
+  const fan = fanPercent(index, s);
+  if (index === 0 || fan !== fanPercent(index - 1, s)) ops.fan(fan);
+
+  const perUm2 = filamentPerUm2(s, layerHeightUm(layer.height, index, s));
+  const seam: SeamContext = { mode: s.seamPosition, target: options.seamTarget ?? defaultSeamTarget(s), seed: index };
+  let outlineIndex: EdgeIndex | null = null;
+  const outlines = () => (outlineIndex ??= new EdgeIndex(layer.islands.flatMap((i) => i.outline)));
+  const travel = new TravelPlanner(s, layer.z, travelSpeed(index, s), outlines);
+  let forceRetract = index > 0 && s.retractAtLayerChange;
+
+  const print = (visits: Visit[], role: PathRole, region: CombRegion | null) => {
+    for (const v of visits) {
+      const [sx, sy] = visitStart(v);
+      ops.feature(v.path.type, v.path.model);
+      travel.travel(ops, sx, sy, region, forceRetract);
+      forceRetract = false;
+      const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
+      ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
+    }
+  };
+
+  // extras: consecutive runs of one type; loops start nearest to the nozzle
+  const extraSeam: SeamContext = { ...seam, mode: 'shortest' };
+  for (let i = 0; i < layer.extras.length; ) {
+    let j = i;
+    while (j < layer.extras.length && layer.extras[j].type === layer.extras[i].type) j++;
+    const run = layer.extras.slice(i, j);
+    const visits = run.every((p) => p.closed) ? orderLoops(run, extraSeam, ops.x, ops.y) : orderNearest(run, ops.x, ops.y);
+    print(visits, 'extra', null);
+    i = j;
+  }
+
+  // islands, nearest first
+  const left = layer.islands.map((isl) => ({ isl, box: islandBox(isl) }));
+  while (left.length) {
+    let best = 0, bd = Infinity;
+    for (let i = 0; i < left.length; i++) {
+      const [x0, y0, x1, y1] = left[i].box;
+      const dx = Math.max(x0 - ops.x, 0, ops.x - x1), dy = Math.max(y0 - ops.y, 0, ops.y - y1);
+      const cx = (x0 + x1) / 2 - ops.x, cy = (y0 + y1) / 2 - ops.y;
+      // inside several boxes (nested parts): the nearer centre breaks the tie
+      const d = Math.hypot(dx, dy) * 1e3 + Math.hypot(cx, cy) * 1e-3;
+      if (d < bd) {
+        bd = d;
+        best = i;
+      }
+    }
+    const { isl } = left.splice(best, 1)[0];
+    planIsland(isl);
+  }
+
+  function planIsland(isl: IslandPaths): void {
+    const region = combRegionOf(isl, s);
+    const steps: Array<() => void> = [
+      () => print(wallVisits(isl.walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region),
+      () => print(orderNearest(isl.gapFill, ops.x, ops.y), 'gap', region),
+      () => print((s.monotonicSkin ? orderMonotonic : orderNearest)(isl.skin, ops.x, ops.y), 'skin', region),
+    ];
+    const infill = () => print(orderNearest(isl.infill, ops.x, ops.y), 'infill', region);
+    if (s.infillBeforeWalls) steps.unshift(infill);
+    else steps.push(infill);
+    for (const step of steps) step();
+  }
+
+  applyMinLayerTime(ops.ops, start, s);
+  if (options.travelStats) {
+    options.travelStats.straight += travel.stats.straight;
+    options.travelStats.combed += travel.stats.combed;
+    options.travelStats.retracted += travel.stats.retracted;
+  }
+  return { plan: { index, z: layer.z, height: layer.height, ops: ops.ops }, end: { x: ops.x, y: ops.y } };
+}

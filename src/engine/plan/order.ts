@@ -1,0 +1,202 @@
+// The order paths are printed in, and where each one starts.
+import type { ExtrusionPath } from '../types.js';
+import { chooseSeam, type SeamContext } from './seam.js';
+
+/** One path to print: closed loops start at vertex `start`; open paths run backwards when `reverse`. */
+export interface Visit {
+  path: ExtrusionPath;
+  start: number;
+  reverse: boolean;
+}
+
+/** The point a visit ends at. */
+export function visitEnd(v: Visit): [number, number] {
+  const p = v.path.points;
+  if (v.path.closed) return [p[2 * v.start], p[2 * v.start + 1]];
+  const i = v.reverse ? 0 : (p.length >> 1) - 1;
+  return [p[2 * i], p[2 * i + 1]];
+}
+
+/** The point a visit starts at. */
+export function visitStart(v: Visit): [number, number] {
+  const p = v.path.points;
+  return [p[2 * v.start], p[2 * v.start + 1]];
+}
+
+function nearestVertex(p: number[], x: number, y: number): number {
+  let best = 0, bd = Infinity;
+  for (let i = 0; i < p.length; i += 2) {
+    const d = (p[i] - x) ** 2 + (p[i + 1] - y) ** 2;
+    if (d < bd) {
+      bd = d;
+      best = i >> 1;
+    }
+  }
+  return best;
+}
+
+/**
+ * Nearest-neighbour order of paths from (x, y): open paths enter at either end, closed ones at
+ * their nearest vertex (infill and gap fill may hold closed loops too).
+ */
+export function orderNearest(paths: ExtrusionPath[], x: number, y: number): Visit[] {
+  const n = paths.length;
+  const out: Visit[] = [];
+  if (n === 0) return out;
+  // endpoints of open paths: start (x, y) and end (x, y)
+  const ends = new Float64Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const p = paths[i].points;
+    const k = p.length;
+    ends[4 * i] = p[0];
+    ends[4 * i + 1] = p[1];
+    ends[4 * i + 2] = p[k - 2];
+    ends[4 * i + 3] = p[k - 1];
+  }
+  const done = new Uint8Array(n);
+  for (let step = 0; step < n; step++) {
+    let best = -1, bestD = Infinity, bestRev = false;
+    for (let i = 0; i < n; i++) {
+      if (done[i]) continue;
+      const d0 = (ends[4 * i] - x) ** 2 + (ends[4 * i + 1] - y) ** 2;
+      const d1 = paths[i].closed ? Infinity : (ends[4 * i + 2] - x) ** 2 + (ends[4 * i + 3] - y) ** 2;
+      if (d0 < bestD) {
+        bestD = d0;
+        best = i;
+        bestRev = false;
+      }
+      if (d1 < bestD) {
+        bestD = d1;
+        best = i;
+        bestRev = true;
+      }
+    }
+    done[best] = 1;
+    const path = paths[best];
+    let v: Visit;
+    if (path.closed) v = { path, start: nearestVertex(path.points, x, y), reverse: false };
+    else v = { path, start: bestRev ? (path.points.length >> 1) - 1 : 0, reverse: bestRev };
+    out.push(v);
+    [x, y] = visitEnd(v);
+  }
+  return out;
+}
+
+/**
+ * Monotonic order of parallel skin lines: a line is printed only after every line beside it on
+ * the lower-offset side that it overlaps, so neighbouring beads always overlap the same way and
+ * the surface looks even. Among the lines free to go, the nearest end is taken next.
+ */
+export function orderMonotonic(lines: ExtrusionPath[], x: number, y: number): Visit[] {
+  const n = lines.length;
+  if (n <= 1) return orderNearest(lines, x, y);
+  // the common direction, from the longest line
+  let dx = 0, dy = 0, bestLen = -1;
+  for (const l of lines) {
+    const p = l.points, k = p.length;
+    const len = Math.hypot(p[k - 2] - p[0], p[k - 1] - p[1]);
+    if (len > bestLen) {
+      bestLen = len;
+      dx = p[k - 2] - p[0];
+      dy = p[k - 1] - p[1];
+    }
+  }
+  if (bestLen <= 0 || lines.some((l) => l.closed)) return orderNearest(lines, x, y);
+  dx /= bestLen;
+  dy /= bestLen;
+  const off = new Float64Array(n), lo = new Float64Array(n), hi = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = lines[i].points, k = p.length;
+    off[i] = (((p[0] + p[k - 2]) / 2) * -dy) + ((p[1] + p[k - 1]) / 2) * dx;
+    const a = p[0] * dx + p[1] * dy, b = p[k - 2] * dx + p[k - 1] * dy;
+    lo[i] = Math.min(a, b);
+    hi[i] = Math.max(a, b);
+  }
+  const byOff = Array.from({ length: n }, (_, i) => i).sort((a, b) => off[a] - off[b]);
+  // blockers: the overlapping lines one spacing below (within 1.5 widths)
+  const blockers = new Int32Array(n);
+  const blocks: number[][] = Array.from({ length: n }, () => []);
+  for (let bi = 0; bi < n; bi++) {
+    const b = byOff[bi];
+    const w = lines[b].width;
+    for (let ai = bi - 1; ai >= 0; ai--) {
+      const a = byOff[ai];
+      const gap = off[b] - off[a];
+      if (gap > 1.5 * w) break;
+      if (gap < 0.5 * w) continue;
+      if (Math.min(hi[a], hi[b]) - Math.max(lo[a], lo[b]) > 0) {
+        blockers[b]++;
+        blocks[a].push(b);
+      }
+    }
+  }
+  const out: Visit[] = [];
+  const done = new Uint8Array(n);
+  for (let step = 0; step < n; step++) {
+    let best = -1, bestD = Infinity, bestRev = false;
+    for (let i = 0; i < n; i++) {
+      if (done[i] || blockers[i] > 0) continue;
+      const p = lines[i].points, k = p.length;
+      const d0 = (p[0] - x) ** 2 + (p[1] - y) ** 2;
+      const d1 = (p[k - 2] - x) ** 2 + (p[k - 1] - y) ** 2;
+      if (d0 < bestD) {
+        bestD = d0;
+        best = i;
+        bestRev = false;
+      }
+      if (d1 < bestD) {
+        bestD = d1;
+        best = i;
+        bestRev = true;
+      }
+    }
+    if (best < 0) {
+      // a blocking cycle cannot happen for offsets that strictly increase, but never loop forever
+      best = byOff.find((i) => !done[i])!;
+      bestRev = false;
+    }
+    done[best] = 1;
+    for (const b of blocks[best]) blockers[b]--;
+    const path = lines[best];
+    const v: Visit = { path, start: bestRev ? (path.points.length >> 1) - 1 : 0, reverse: bestRev };
+    out.push(v);
+    [x, y] = visitEnd(v);
+  }
+  return out;
+}
+
+/**
+ * Closed loops (or any paths) in nearest-neighbour order, each starting at its seam. Seams that do
+ * not depend on the nozzle position are chosen once per loop.
+ */
+export function orderLoops(loops: ExtrusionPath[], seam: SeamContext, x: number, y: number): Visit[] {
+  const out: Visit[] = [];
+  const fixed = seam.mode !== 'shortest';
+  const left = loops.map((path) => ({ path, seam: fixed && path.closed ? chooseSeam(path.points, seam, x, y) : -1 }));
+  while (left.length) {
+    let best = 0, bestD = Infinity, bestStart = 0;
+    for (let i = 0; i < left.length; i++) {
+      const { path, seam: fixedSeam } = left[i];
+      const p = path.points;
+      let s: number;
+      let d: number;
+      if (!path.closed) {
+        const k = p.length;
+        d = Math.min((p[0] - x) ** 2 + (p[1] - y) ** 2, (p[k - 2] - x) ** 2 + (p[k - 1] - y) ** 2);
+        s = 0;
+      } else {
+        s = fixedSeam >= 0 ? fixedSeam : chooseSeam(p, seam, x, y);
+        d = (p[2 * s] - x) ** 2 + (p[2 * s + 1] - y) ** 2;
+      }
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+        bestStart = s;
+      }
+    }
+    const path = left.splice(best, 1)[0].path;
+    out.push(path.closed ? { path, start: bestStart, reverse: false } : orderNearest([path], x, y)[0]);
+    [x, y] = visitEnd(out[out.length - 1]);
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// Travel moves: straight, combed around holes and notches, or retracted (with an optional z-hop).
+// A move that leaves the part while the filament is primed draws a string, the worst defect there
+// is, so every way out of the part either combs around or retracts.
+import type { SliceSettings } from '../settings.js';
+import { combRoute, routeLength, straightInRegion, type CombRegion } from './comb.js';
+import type { EdgeIndex } from './edge-index.js';
+import type { LayerOps } from './layer-ops.js';
+
+/** A combed route may be at most this many times the straight distance (plus COMB_SLACK). */
+export const COMB_DETOUR = 3;
+const COMB_SLACK = 1000; // µm: lets short hops round a small hole
+/** Straight moves this much outside the part (µm) are retracted even when shorter than retractMinTravel. */
+export const LEAVE_RETRACT = 200;
+/** Below this (µm) a straight move counts as staying inside (rounding of outlines). */
+const LEAVE_TOL = 20;
+
+export interface TravelStats {
+  straight: number;
+  combed: number;
+  retracted: number;
+}
+
+export class TravelPlanner {
+  readonly stats: TravelStats = { straight: 0, combed: 0, retracted: 0 };
+  private readonly minTravel: number;
+  private readonly ts: number[] = [];
+
+  constructor(
+    private readonly s: SliceSettings,
+    /** layer z, µm */
+    private readonly z: number,
+    private readonly speed: number,
+    /** outlines of every island on the layer (lazy: built on first use) */
+    private readonly outlines: () => EdgeIndex,
+  ) {
+    this.minTravel = s.retractMinTravel * 1000;
+  }
+
+  /** Length (µm) of the straight move a→b lying outside every part outline. */
+  outsideLength(ax: number, ay: number, bx: number, by: number): number {
+    const idx = this.outlines();
+    const raw = this.ts;
+    raw.length = 0;
+    idx.crossings(ax, ay, bx, by, raw);
+    const d = Math.hypot(bx - ax, by - ay);
+    let inside = idx.contains(ax, ay);
+    if (raw.length === 0) return inside ? 0 : d;
+    const t: number[] = [];
+    for (let i = 0; i < raw.length; i += 2) t.push(raw[i]);
+    t.sort((a, b) => a - b);
+    let out = 0, last = 0;
+    for (const ti of t) {
+      if (!inside) out += ti - last;
+      inside = !inside;
+      last = ti;
+    }
+    if (!inside) out += 1 - last;
+    return out * d;
+  }
+
+  /**
+   * Moves the nozzle to (x, y). `region` is the comb region of the island the move happens in
+   * (null outside islands: skirt, support); `forceRetract` retracts whatever the distance.
+   */
+  travel(ops: LayerOps, x: number, y: number, region: CombRegion | null, forceRetract = false): void {
+    const ax = ops.x, ay = ops.y;
+    const d = Math.hypot(x - ax, y - ay);
+    if (d === 0) return;
+    const combing = this.s.combing !== 'off' && region !== null;
+    let retract = forceRetract;
+    if (!retract) {
+      const outside = this.outsideLength(ax, ay, x, y);
+      const fallback = d >= this.minTravel || outside >= LEAVE_RETRACT;
+      if (!combing) {
+        retract = fallback;
+      } else if (outside < LEAVE_TOL && (d < this.minTravel || straightInRegion(region, ax, ay, x, y))) {
+        retract = false;
+      } else {
+        const route = combRoute(region, ax, ay, x, y);
+        if (route && routeLength(ax, ay, route) <= COMB_DETOUR * d + COMB_SLACK) {
+          for (let i = 0; i < route.length; i += 2) ops.moveTo(route[i], route[i + 1], this.speed);
+          this.stats.combed++;
+          return;
+        }
+        retract = fallback;
+      }
+    }
+    if (!retract) {
+      ops.moveTo(x, y, this.speed);
+      this.stats.straight++;
+      return;
+    }
+    this.stats.retracted++;
+    const s = this.s;
+    const hop = Math.round(s.zHop * 1000);
+    ops.retract(s.retractLength, s.retractSpeed);
+    if (hop > 0) ops.moveZ(this.z + hop, s.zSpeed);
+    ops.moveTo(x, y, this.speed);
+    if (hop > 0) ops.moveZ(this.z, s.zSpeed);
+    ops.unretract(s.retractLength, s.retractPrimeSpeed);
+  }
+}
