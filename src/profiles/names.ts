@@ -52,7 +52,7 @@ export interface NameEntry {
 /**
  * Canonical names close to `query`, best first (at most `limit`, each once). A candidate counts as
  * close when its normalised form is within a third of its length in edit distance, when one contains
- * the other, or when they share a word that is not just a number.
+ * the other, or when they share a word of two or more characters that is not just a number.
  */
 export function closeMatches(query: string, entries: readonly NameEntry[], limit = 5): string[] {
   const q = normalizeName(query);
@@ -67,7 +67,8 @@ export function closeMatches(query: string, entries: readonly NameEntry[], limit
     if (dist <= allowed) score = dist / Math.max(q.length, k.length);
     if (k.includes(q) || q.includes(k)) score = Math.min(score, 0.5 + 0.1 * (1 - Math.min(q.length, k.length) / Math.max(q.length, k.length)));
     const kTokens = nameTokens(key);
-    const shared = kTokens.filter((t) => qTokens.has(t) && !/^\d+$/.test(t)).length;
+    // One-letter and all-digit words ("s", "3") say too little to count as a match.
+    const shared = kTokens.filter((t) => qTokens.has(t) && t.length >= 2 && !/^\d+$/.test(t)).length;
     if (shared > 0) {
       const overlap = shared / new Set([...kTokens, ...qTokens]).size;
       score = Math.min(score, 1 - overlap * 0.5);

@@ -46,6 +46,8 @@ export const CREALITY_PRINTERS: readonly PrinterPreset[] = [
     aliases: ['Ender 3 V2', 'Ender-3 V2', 'Ender3V2'],
     bed: [220, 220, 250],
     extruder: 'bowden',
+    // The stock firmware caps the extruder at 25 mm/s, so faster retraction would not happen anyway.
+    retraction: { length: 5, speed: 25, primeSpeed: 25 },
     limits: limits({ feed: [500, 500, 5, 25], accel: [500, 500, 100, 1000], jerk: [8, 8, 0.4, 5], print: 500 }),
     startGcode: leftEdgePurgeStart(),
     endGcode: presentBedEnd(),

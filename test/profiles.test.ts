@@ -1,0 +1,396 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import {
+  DEFAULT_SETTINGS,
+  FILAMENTS,
+  PRINTERS,
+  ProfileError,
+  QUALITIES,
+  SETTINGS_SCHEMA,
+  SETTING_KEYS,
+  SettingsError,
+  checkShoreTable,
+  densityForShore,
+  getFilament,
+  getPrinter,
+  listFilaments,
+  listPrinters,
+  listQualities,
+  resolveSettings,
+  validateOverrides,
+  validateValue,
+} from '../src/profiles/index.js';
+import { renderSettingsDoc } from '../src/profiles/settings-doc.js';
+
+function throwsProfile(fn: () => unknown, code: string): ProfileError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof ProfileError, `expected ProfileError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    return e;
+  }
+  assert.fail(`expected ProfileError ${code}`);
+}
+
+function throwsSettings(fn: () => unknown, code: string, key?: string): SettingsError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof SettingsError, `expected SettingsError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    if (key !== undefined) assert.equal(e.key, key, e.message);
+    return e;
+  }
+  assert.fail(`expected SettingsError ${code}`);
+}
+
+describe('default resolution', () => {
+  it('equals DEFAULT_SETTINGS exactly, without warnings', () => {
+    const r = resolveSettings({});
+    assert.deepEqual(r.settings, { ...DEFAULT_SETTINGS });
+    assert.deepEqual(r.warnings, []);
+  });
+
+  it('naming the default presets (or leaving them blank) gives the same', () => {
+    const named = resolveSettings({ printer: 'Creality Ender 3', filament: 'Generic_PLA', quality: 'Recommended' });
+    assert.deepEqual(named.settings, { ...DEFAULT_SETTINGS });
+    assert.deepEqual(resolveSettings({ printer: ' ', filament: '', quality: '' }).settings, { ...DEFAULT_SETTINGS });
+  });
+
+  it('Createch_PLA (the tutorial filament) differs from the defaults only in its name', () => {
+    const s = resolveSettings({ printer: 'Creality Ender 3', filament: 'Createch_PLA' }).settings;
+    assert.deepEqual({ ...s, filamentName: DEFAULT_SETTINGS.filamentName }, { ...DEFAULT_SETTINGS });
+    assert.equal(s.filamentName, 'Createch_PLA');
+  });
+
+  it('returns a fresh object each time', () => {
+    const a = resolveSettings({}).settings;
+    a.layerHeight = 0.3;
+    assert.equal(resolveSettings({}).settings.layerHeight, 0.2);
+  });
+});
+
+describe('schema', () => {
+  it('has one entry per setting, in the order of the defaults', () => {
+    assert.deepEqual([...SETTING_KEYS], Object.keys(DEFAULT_SETTINGS));
+  });
+
+  it('accepts every default value and keeps it unchanged', () => {
+    for (const key of SETTING_KEYS) {
+      assert.equal(validateValue(key, DEFAULT_SETTINGS[key]), DEFAULT_SETTINGS[key], key);
+      assert.equal(SETTINGS_SCHEMA[key].default, DEFAULT_SETTINGS[key]);
+      assert.ok(SETTINGS_SCHEMA[key].description.length > 5, key);
+    }
+  });
+});
+
+describe('printer catalogue', () => {
+  it('has at least 30 printers, Creality Ender 3 first', () => {
+    assert.ok(PRINTERS.length >= 30, `${PRINTERS.length} printers`);
+    assert.equal(listPrinters()[0]!.name, 'Creality Ender 3');
+    assert.equal(new Set(PRINTERS.map((p) => p.name)).size, PRINTERS.length);
+  });
+
+  it('every printer resolves with every filament and quality, into valid settings', () => {
+    for (const p of PRINTERS) {
+      const r = resolveSettings({ printer: p.name });
+      assert.deepEqual(r.warnings, [], p.name);
+      assert.equal(r.settings.machineName, p.name);
+      assert.equal(r.settings.bedWidth, p.bedWidth);
+      assert.equal(r.settings.outputFormat, p.outputFormat);
+      // Every resolved value passes the same validation as a client's overrides.
+      assert.deepEqual(validateOverrides(r.settings), r.settings, p.name);
+      for (const f of FILAMENTS) {
+        for (const q of QUALITIES) {
+          const s = resolveSettings({ printer: p.name, filament: f.name, quality: q.name }).settings;
+          assert.ok(s.layerHeight <= s.nozzleDiameter * 0.75 + 1e-9, `${p.name}/${q.name}`);
+          assert.equal(s.filamentDiameter, p.filamentDiameter);
+        }
+      }
+    }
+  });
+
+  it('knows the printers clients send, with their formats', () => {
+    assert.equal(getPrinter('IdeaWerk-Speed').outputFormat, 'FCODE');
+    assert.equal(getPrinter('Stratum One').outputFormat, 'FCODE');
+    assert.equal(getPrinter('Creality Ender 3').outputFormat, 'GCODE');
+    const s5 = resolveSettings({ printer: 'Ultimaker S5' }).settings;
+    assert.equal(s5.gcodeFlavor, 'griffin');
+    assert.equal(s5.filamentDiameter, 2.85);
+    const delta = resolveSettings({ printer: 'FLSun Q5' }).settings;
+    assert.equal(delta.originCenter, true);
+    assert.equal(delta.bedWidth, delta.bedDepth);
+    assert.equal(resolveSettings({ printer: 'Voron 2.4 (350)' }).settings.gcodeFlavor, 'klipper');
+    assert.ok(resolveSettings({ printer: 'Voron 2.4 (350)' }).settings.junctionDeviation > 0);
+    assert.equal(resolveSettings({ printer: 'Prusa i3 MK3S' }).settings.relativeExtrusion, true);
+  });
+
+  it('matches aliases ignoring case, spaces and punctuation', () => {
+    assert.equal(getPrinter('CR-10').name, 'Creality CR-10');
+    assert.equal(getPrinter('cr10').name, 'Creality CR-10');
+    assert.equal(getPrinter('creality ender-3').name, 'Creality Ender 3');
+    assert.equal(getPrinter('ENDER 3 V2').name, 'Creality Ender 3 V2');
+    assert.equal(getPrinter('Original Prusa i3 MK3S+').name, 'Prusa i3 MK3S');
+    assert.equal(resolveSettings({ printer: 'CR-10' }).settings.bedWidth, 300);
+  });
+
+  it('an unknown printer fails with close matches', () => {
+    const e = throwsProfile(() => resolveSettings({ printer: 'Creality Ender 7' }), 'UNKNOWN_PRINTER');
+    assert.ok(e.suggestions.includes('Creality Ender 3'), e.suggestions.join());
+    assert.match(e.message, /Creality Ender 3/);
+    const cr = throwsProfile(() => getPrinter('CR-11'), 'UNKNOWN_PRINTER');
+    assert.equal(cr.suggestions[0], 'Creality CR-10');
+    assert.ok(!cr.suggestions.includes('Prusa i3 MK3S'));
+    assert.deepEqual(throwsProfile(() => getPrinter('zzzz qqqq'), 'UNKNOWN_PRINTER').suggestions, []);
+  });
+});
+
+describe('filament and quality presets', () => {
+  it('lists the required filaments, Generic_PLA first', () => {
+    const names = listFilaments().map((f) => f.name);
+    assert.equal(names[0], 'Generic_PLA');
+    for (const n of ['Generic_PETG', 'Generic_ABS', 'Generic_ASA', 'Generic_TPU95A', 'Generic_TPU85A', 'Createch_PLA']) assert.ok(names.includes(n), n);
+    for (const n of names) assert.match(n, /^[A-Za-z]+_[A-Za-z0-9_+]+$/);
+  });
+
+  it('finds filaments by alias and suggests close names', () => {
+    assert.equal(getFilament('pla').name, 'Generic_PLA');
+    assert.equal(getFilament('generic tpu 95a').name, 'Generic_TPU95A');
+    assert.equal(getFilament('esun pla+').name, 'eSun_PLA+');
+    const e = throwsProfile(() => resolveSettings({ filament: 'Generic_TPU90A' }), 'UNKNOWN_FILAMENT');
+    assert.ok(e.suggestions.slice(0, 2).includes('Generic_TPU95A'), e.suggestions.join());
+  });
+
+  it('a flexible filament shortens retraction and caps speeds, also under Sketch', () => {
+    const s = resolveSettings({ printer: 'Creality Ender 3', filament: 'Generic_TPU95A', quality: 'Sketch' }).settings;
+    assert.ok(s.retractLength <= 2 && s.retractSpeed <= 20, `${s.retractLength} @ ${s.retractSpeed}`);
+    for (const key of ['printSpeed', 'infillSpeed', 'outerWallSpeed', 'topBottomSpeed', 'firstLayerSpeed'] as const) assert.ok(s[key] <= 25, key);
+    assert.equal(s.nozzleTemperature, 225);
+  });
+
+  it('quality presets scale layers and shells, and adapt to the nozzle', () => {
+    assert.deepEqual(listQualities().map((q) => q.name), ['Recommended', 'Highquality', 'Sketch']);
+    const hq = resolveSettings({ quality: 'Highquality' }).settings;
+    assert.equal(hq.layerHeight, 0.1);
+    assert.ok(hq.topLayers * hq.layerHeight >= 0.6 && hq.topLayers >= 4);
+    assert.ok(hq.outerWallSpeed < DEFAULT_SETTINGS.outerWallSpeed);
+    const sk = resolveSettings({ quality: 'sketch' }).settings;
+    assert.equal(sk.layerHeight, 0.28);
+    assert.ok(sk.infillSpeed > DEFAULT_SETTINGS.infillSpeed);
+    // A 0.25 mm nozzle (set by override) gets layers it can print, and line widths to match.
+    const fine = resolveSettings({ quality: 'Sketch', overrides: { nozzleDiameter: 0.25 } }).settings;
+    assert.ok(fine.layerHeight <= 0.1875, String(fine.layerHeight));
+    assert.equal(fine.lineWidth, 0.25);
+    throwsProfile(() => resolveSettings({ quality: 'Ultra' }), 'UNKNOWN_QUALITY');
+  });
+});
+
+describe('overrides', () => {
+  it('apply last', () => {
+    const s = resolveSettings({ quality: 'Highquality', overrides: { infillDensity: 35, layerHeight: 0.12, infillPattern: 'gyroid' } }).settings;
+    assert.equal(s.infillDensity, 35);
+    assert.equal(s.layerHeight, 0.12);
+    assert.equal(s.infillPattern, 'gyroid');
+  });
+
+  it('reject unknown keys with suggestions', () => {
+    const e = throwsSettings(() => validateOverrides({ layer_height: 0.2 }), 'UNKNOWN_KEY', 'layer_height');
+    assert.equal(e.suggestions[0], 'layerHeight');
+    assert.match(e.message, /layer_height.*layerHeight/);
+    throwsSettings(() => validateOverrides({ toString: 1 }), 'UNKNOWN_KEY');
+    throwsSettings(() => validateOverrides(JSON.parse('{"__proto__": {"x": 1}}')), 'UNKNOWN_KEY');
+  });
+
+  it('reject wrong types, NaN, Infinity and out-of-range values', () => {
+    throwsSettings(() => validateOverrides({ layerHeight: '0.2' }), 'BAD_VALUE', 'layerHeight');
+    throwsSettings(() => validateOverrides({ layerHeight: Number.NaN }), 'BAD_VALUE', 'layerHeight');
+    throwsSettings(() => validateOverrides({ printSpeed: Number.POSITIVE_INFINITY }), 'BAD_VALUE', 'printSpeed');
+    throwsSettings(() => validateOverrides({ infillDensity: 101 }), 'BAD_VALUE', 'infillDensity');
+    throwsSettings(() => validateOverrides({ infillDensity: -1 }), 'BAD_VALUE', 'infillDensity');
+    throwsSettings(() => validateOverrides({ wallCount: 2.5 }), 'BAD_VALUE', 'wallCount');
+    throwsSettings(() => validateOverrides({ gapFill: 'yes' }), 'BAD_VALUE', 'gapFill');
+    throwsSettings(() => validateOverrides({ infillPattern: 'zigzag' }), 'BAD_VALUE', 'infillPattern');
+    throwsSettings(() => validateOverrides({ machineName: 'x'.repeat(500) }), 'BAD_VALUE', 'machineName');
+    throwsSettings(() => validateOverrides({ machineName: 'a\nb' }), 'BAD_VALUE', 'machineName');
+    throwsSettings(() => validateOverrides({ startGcode: 'G28\u0000' }), 'BAD_VALUE', 'startGcode');
+    throwsSettings(() => validateOverrides({ startGcode: 'G28\n'.repeat(10_000) }), 'BAD_VALUE', 'startGcode');
+    throwsSettings(() => validateOverrides([1, 2]), 'BAD_VALUE');
+    const e = throwsSettings(() => validateOverrides({ infillDensity: 150 }), 'BAD_VALUE');
+    assert.match(e.message, /between 0 and 100/);
+  });
+
+  it('coerce strings only for text sources', () => {
+    assert.deepEqual(validateOverrides(undefined), {});
+    assert.deepEqual(validateOverrides(null), {});
+    assert.deepEqual(
+      validateOverrides({ layerHeight: ' 0.15 ', gapFill: 'false', wallCount: '3', infillPattern: 'Gyroid' }, { fromText: true }),
+      { layerHeight: 0.15, gapFill: false, wallCount: 3, infillPattern: 'gyroid' },
+    );
+    throwsSettings(() => validateOverrides({ layerHeight: '0.1.5' }, { fromText: true }), 'BAD_VALUE');
+    throwsSettings(() => validateOverrides({ layerHeight: '' }, { fromText: true }), 'BAD_VALUE');
+  });
+
+  it('cross-checks the merged result', () => {
+    throwsSettings(() => resolveSettings({ overrides: { layerHeight: 0.5 } }), 'BAD_VALUE', 'layerHeight');
+    throwsSettings(() => resolveSettings({ overrides: { lineWidth: 0.15 } }), 'BAD_VALUE', 'lineWidth');
+    throwsSettings(() => resolveSettings({ overrides: { firstLayerHeight: 0.45 } }), 'BAD_VALUE', 'firstLayerHeight');
+    const r = resolveSettings({ overrides: { firstLayerHeight: 0.35 } });
+    assert.ok(r.warnings.some((w) => w.includes('firstLayerHeight')), r.warnings.join());
+    // A bigger nozzle makes the same layer height fine.
+    assert.equal(resolveSettings({ overrides: { nozzleDiameter: 0.6, layerHeight: 0.45 } }).settings.layerHeight, 0.45);
+  });
+});
+
+describe('XML custom configuration', () => {
+  const xml = `<?xml version="1.0" encoding="utf-8"?>
+<!-- a client's custom configuration -->
+<configuration>
+  <setting name="layerHeight">0.15</setting>
+  <setting name="infillDensity"> 40 </setting>
+  <setting name='infillPattern'>gyroid</setting>
+  <setting name="monotonicSkin">false</setting>
+  <setting name="filamentName">Acme &amp; Sons PLA</setting>
+  <setting name="startGcode">
+G28 ; home&#10;G1 Z5 F3000
+<![CDATA[M117 <ready>]]>
+  </setting>
+  <setting name="endGcode"/>
+</configuration>`;
+
+  it('reads the settings, keeps the printer and replaces the presets', () => {
+    const r = resolveSettings({ printer: 'CR-10', filament: 'Generic_PETG', quality: 'Sketch', xml });
+    const s = r.settings;
+    assert.equal(s.layerHeight, 0.15);
+    assert.equal(s.infillDensity, 40);
+    assert.equal(s.infillPattern, 'gyroid');
+    assert.equal(s.monotonicSkin, false);
+    assert.equal(s.filamentName, 'Acme & Sons PLA');
+    assert.equal(s.startGcode, 'G28 ; home\nG1 Z5 F3000\nM117 <ready>');
+    assert.equal(s.endGcode, '');
+    assert.equal(s.bedWidth, 300);
+    assert.equal(s.nozzleTemperature, DEFAULT_SETTINGS.nozzleTemperature, 'PETG preset not applied');
+    assert.equal(s.topLayers, DEFAULT_SETTINGS.topLayers, 'Sketch preset not applied');
+    assert.ok(r.warnings.some((w) => w.includes('replaces')), r.warnings.join());
+  });
+
+  it('takes bytes, and overrides still apply on top', () => {
+    const s = resolveSettings({ xml: new TextEncoder().encode(xml), overrides: { infillDensity: 10 } }).settings;
+    assert.equal(s.infillDensity, 10);
+    assert.equal(s.layerHeight, 0.15);
+  });
+
+  it('an empty file is EMPTY_XML', () => {
+    throwsProfile(() => resolveSettings({ xml: '' }), 'EMPTY_XML');
+    throwsProfile(() => resolveSettings({ xml: ' \n\t' }), 'EMPTY_XML');
+    throwsProfile(() => resolveSettings({ xml: '\uFEFF' }), 'EMPTY_XML');
+  });
+
+  it('refuses what is not the flat configuration shape', () => {
+    const bad: Array<[string, RegExp]> = [
+      ['<!DOCTYPE c [<!ENTITY x "y">]><configuration/>', /DOCTYPE/],
+      ['<configuration><setting name="layerHeight">&x;</setting></configuration>', /entity/],
+      ['<configuration><setting name="layerHeight">0.2</setting>', /configuration/],
+      ['<configuration><setting name="layerHeight">0.2</configuration>', /setting/],
+      ['<configuration><setting name="layerHeight"><b>0.2</b></setting></configuration>', /nested/],
+      ['<config><setting name="layerHeight">0.2</setting></config>', /root element/],
+      ['<configuration><setting>0.2</setting></configuration>', /name attribute/],
+      ['<configuration><setting name=layerHeight>0.2</setting></configuration>', /quoted/],
+      ['<configuration>text<setting name="layerHeight">0.2</setting></configuration>', /outside/],
+      ['<configuration/><configuration/>', /after/],
+      ['<configuration><setting name="layerHeight">1 & 2</setting></configuration>', /&/],
+      ['not xml at all', /expected "<"/],
+    ];
+    for (const [text, message] of bad) {
+      const e = throwsProfile(() => resolveSettings({ xml: text }), 'BAD_XML');
+      assert.match(e.message, message, text);
+    }
+  });
+
+  it('names the setting when a name or value is wrong', () => {
+    const unknown = throwsProfile(() => resolveSettings({ xml: '<configuration><setting name="layer_height">0.2</setting></configuration>' }), 'BAD_XML');
+    assert.equal(unknown.key, 'layer_height');
+    assert.match(unknown.message, /layer_height.*layerHeight/);
+    const value = throwsProfile(() => resolveSettings({ xml: '<configuration><setting name="infillDensity">lots</setting></configuration>' }), 'BAD_XML');
+    assert.equal(value.key, 'infillDensity');
+    const twice = throwsProfile(
+      () => resolveSettings({ xml: '<configuration><setting name="wallCount">2</setting><setting name="wallCount">3</setting></configuration>' }),
+      'BAD_XML',
+    );
+    assert.equal(twice.key, 'wallCount');
+  });
+
+  it('refuses files over 1 MiB and bytes that are not UTF-8', () => {
+    const big = `<configuration>${'<!-- padding -->'.repeat(70_000)}</configuration>`;
+    assert.match(throwsProfile(() => resolveSettings({ xml: big }), 'BAD_XML').message, /larger/);
+    throwsProfile(() => resolveSettings({ xml: new Uint8Array([0x3c, 0xff, 0xfe, 0x3e]) }), 'BAD_XML');
+  });
+
+  it('an empty configuration element is valid, with a warning', () => {
+    const r = resolveSettings({ xml: '<configuration></configuration>' });
+    assert.deepEqual(r.settings, { ...DEFAULT_SETTINGS });
+    assert.equal(r.warnings.length, 1);
+  });
+});
+
+describe('Shore calibration', () => {
+  it('every table in the catalogue is usable; flexibles are on the A scale', () => {
+    for (const f of FILAMENTS) {
+      if (f.shoreToDensity) assert.equal(checkShoreTable(f.shoreToDensity), undefined, f.name);
+      if (f.flexible) {
+        assert.equal(f.shoreScale, 'A', f.name);
+        assert.ok(f.shoreToDensity, f.name);
+      }
+    }
+    assert.ok(getFilament('Generic_PLA').shoreToDensity);
+    assert.match(checkShoreTable([[10, 20], [5, 30]]) ?? '', /increasing/);
+  });
+
+  it('interpolates linearly between rows', () => {
+    const preset = { name: 'test', shoreToDensity: [[60, 10], [80, 50], [90, 100]] as const };
+    assert.deepEqual(densityForShore(preset, 70), { density: 30, clamped: false });
+    assert.deepEqual(densityForShore(preset, 80), { density: 50, clamped: false });
+    assert.deepEqual(densityForShore(preset, 85), { density: 75, clamped: false });
+    assert.deepEqual(densityForShore(preset, 60), { density: 10, clamped: false });
+    assert.deepEqual(densityForShore(preset, 90), { density: 100, clamped: false });
+  });
+
+  it('clamps outside the table and says so', () => {
+    const tpu = getFilament('Generic_TPU95A');
+    const table = tpu.shoreToDensity!;
+    assert.deepEqual(densityForShore(tpu, 0), { density: table[0]![1], clamped: true });
+    assert.deepEqual(densityForShore(tpu, 120), { density: table[table.length - 1]![1], clamped: true });
+    assert.equal(densityForShore(tpu, Number.NEGATIVE_INFINITY).clamped, true);
+    assert.throws(() => densityForShore(tpu, Number.NaN), RangeError);
+  });
+
+  it('rises with hardness across a flexible table', () => {
+    const tpu = getFilament('Generic_TPU85A');
+    let last = -1;
+    for (let shore = 30; shore <= 90; shore += 0.5) {
+      const { density } = densityForShore(tpu, shore);
+      assert.ok(density >= last, `shore ${shore}`);
+      last = density;
+    }
+  });
+
+  it('a filament without a table fails clearly', () => {
+    throwsProfile(() => densityForShore(getFilament('Generic_PETG'), 50), 'NO_SHORE_TABLE');
+  });
+});
+
+describe('docs/settings.md', () => {
+  it('documents every key and every preset', () => {
+    const doc = renderSettingsDoc();
+    for (const key of SETTING_KEYS) assert.ok(doc.includes(`| \`${key}\` |`), key);
+    for (const p of PRINTERS) assert.ok(doc.includes(`| ${p.name} |`), p.name);
+    for (const f of FILAMENTS) assert.ok(doc.includes(`| ${f.name} |`), f.name);
+    assert.ok(doc.includes('{first_layer_bed_temperature}'));
+  });
+
+  it('is up to date with the schema (regenerate: node dist/scripts/gen-settings-doc.js)', () => {
+    const onDisk = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8');
+    assert.equal(onDisk, renderSettingsDoc() + '\n');
+  });
+});
