@@ -56,8 +56,8 @@ export function headerLines(rules: FlavorRules, s: SliceSettings, totals: Header
     `;MAXX:${mm3(bounds.max[0])}`,
     `;MAXY:${mm3(bounds.max[1])}`,
     `;MAXZ:${mm3(bounds.max[2])}`,
-    `;TARGET_MACHINE.NAME:${s.machineName}`,
-    `;Generated with ${generator}`,
   );
+  if (!rules.griffinHeader) lines.push(`;TARGET_MACHINE.NAME:${s.machineName}`);
+  lines.push(`;Generated with ${generator}`);
   return lines;
 }

@@ -1,12 +1,13 @@
 // Speed limits where one move meets the next (or starts from rest), as Marlin-family firmware plans
-// them. Velocities are signed per axis (X, Y, Z, E) at each move's nominal speed.
+// them. Per-axis velocities are signed, in the order X, Y, Z, E, at each move's nominal speed; they
+// are passed in small Float64Arrays of length 4 (the simulation reuses them, nothing is allocated).
 
 /**
  * Speed a move may start or end at when the neighbouring move is at rest, under classic jerk.
  * Marlin's rule: the first axis over its jerk caps the speed at that axis' jerk value; every further
  * axis over its jerk scales the speed so that its own component stays within its jerk.
  */
-export function restJerkSpeed(nominal: number, axisSpeed: ArrayLike<number>, jerk: ArrayLike<number>): number {
+export function restJerkSpeed(nominal: number, axisSpeed: Float64Array, jerk: Float64Array): number {
   let safe = nominal;
   let limited = false;
   for (let k = 0; k < 4; k++) {
@@ -24,7 +25,7 @@ export function restJerkSpeed(nominal: number, axisSpeed: ArrayLike<number>, jer
 }
 
 /**
- * Highest speed at the junction of two moves under classic (Marlin 1.x / 2.x "classic jerk") rules.
+ * Highest speed at the junction of two moves under classic (Marlin "classic jerk") rules.
  * The junction speed starts at the smaller nominal speed; the previous move's exit velocity is taken
  * at that speed, the next move's entry velocity at its own nominal speed; the per-axis jump (or, when
  * an axis reverses, the larger of the two magnitudes) must stay within that axis' jerk, and the
@@ -33,14 +34,14 @@ export function restJerkSpeed(nominal: number, axisSpeed: ArrayLike<number>, jer
  */
 export function jerkJunctionSpeed(
   prevNominal: number,
-  prevAxis: ArrayLike<number>,
+  prevAxis: Float64Array,
   prevRestSpeed: number,
   nominal: number,
-  axis: ArrayLike<number>,
+  axis: Float64Array,
   restSpeed: number,
-  jerk: ArrayLike<number>,
+  jerk: Float64Array,
 ): number {
-  let vj = Math.min(prevNominal, nominal);
+  let vj = prevNominal < nominal ? prevNominal : nominal;
   const exitScale = vj / prevNominal;
   let factor = 1;
   for (let k = 0; k < 4; k++) {

@@ -22,74 +22,77 @@ export function simulate(input: MoveBuffer | readonly MoveInput[], limits: Machi
   const accel = new Float64Array(n);
   const entry = new Float64Array(n); // first the highest allowed entry speed, then the planned one
   const useDeviation = limits.junctionDeviation > 0;
-  const { maxFeedrate, maxAccel, maxJerk } = limits;
+  const deviation = limits.junctionDeviation;
+  const [fX, fY, fZ, fE] = limits.maxFeedrate;
+  const [aX, aY, aZ, aE] = limits.maxAccel;
+  const jerk = Float64Array.from(limits.maxJerk);
+  const { printAccel, travelAccel, retractAccel } = limits;
+  const mdx = moves.dx, mdy = moves.dy, mdz = moves.dz, mde = moves.de, mfeed = moves.feed;
 
-  const unit = [0, 0, 0, 0];
-  const axisV = [0, 0, 0, 0];
-  const dir = [0, 0, 0, 0];
-  const prevDir = [0, 0, 0, 0];
-  const prevAxisV = [0, 0, 0, 0];
+  const axisV = new Float64Array(4);
+  const prevAxisV = new Float64Array(4);
+  // direction for junction deviation: XYZ for moves that go somewhere, E for extruder-only moves
+  let px = 0, py = 0, pz = 0, pe = 0;
   let havePrev = false;
   let prevNominal = 0;
   let prevRest = 0;
   let lastRest = 0;
 
   for (let i = 0; i < n; i++) {
-    const dx = moves.dx[i]!, dy = moves.dy[i]!, dz = moves.dz[i]!, de = moves.de[i]!;
-    const feed = moves.feed[i]!;
+    const dx = mdx[i]!, dy = mdy[i]!, dz = mdz[i]!, de = mde[i]!;
+    const feed = mfeed[i]!;
     const xyz = Math.sqrt(dx * dx + dy * dy + dz * dz);
     const len = xyz > 0 ? xyz : Math.abs(de);
     if (len === 0 || !(feed > 0)) continue; // goes nowhere (or has no speed): takes no time
     const inv = 1 / len;
-    unit[0] = dx * inv;
-    unit[1] = dy * inv;
-    unit[2] = dz * inv;
-    unit[3] = de * inv;
+    const cx = Math.abs(dx) * inv, cy = Math.abs(dy) * inv, cz = Math.abs(dz) * inv, ce = Math.abs(de) * inv;
 
-    // acceleration by kind of move: extruder-only, printing (XY with extrusion), or travel
-    let a = xyz === 0 ? limits.retractAccel : de > 0 && (dx !== 0 || dy !== 0) ? limits.printAccel : limits.travelAccel;
+    // acceleration by kind of move: extruder-only, printing (XY with extrusion), or travel;
+    // speed and acceleration then capped so that no axis exceeds its own limit
+    let a = xyz === 0 ? retractAccel : de > 0 && (dx !== 0 || dy !== 0) ? printAccel : travelAccel;
     let v = feed;
-    for (let k = 0; k < 4; k++) {
-      const c = Math.abs(unit[k]!);
-      if (c === 0) continue;
-      if (v * c > maxFeedrate[k]!) v = maxFeedrate[k]! / c;
-      if (a * c > maxAccel[k]!) a = maxAccel[k]! / c;
-    }
-    for (let k = 0; k < 4; k++) axisV[k] = unit[k]! * v;
-    // direction for junction deviation: XYZ for moves that go somewhere, E for extruder-only moves
-    if (xyz > 0) {
-      dir[0] = unit[0]!;
-      dir[1] = unit[1]!;
-      dir[2] = unit[2]!;
-      dir[3] = 0;
-    } else {
-      dir[0] = dir[1] = dir[2] = 0;
-      dir[3] = Math.sign(de);
-    }
+    if (v * cx > fX) v = fX / cx;
+    if (v * cy > fY) v = fY / cy;
+    if (v * cz > fZ) v = fZ / cz;
+    if (v * ce > fE) v = fE / ce;
+    if (a * cx > aX) a = aX / cx;
+    if (a * cy > aY) a = aY / cy;
+    if (a * cz > aZ) a = aZ / cz;
+    if (a * ce > aE) a = aE / ce;
+    const vi = v * inv;
+    axisV[0] = dx * vi;
+    axisV[1] = dy * vi;
+    axisV[2] = dz * vi;
+    axisV[3] = de * vi;
 
-    const rest = useDeviation ? 0 : restJerkSpeed(v, axisV, maxJerk);
     let maxEntry: number;
-    if (!havePrev) {
-      maxEntry = rest;
-    } else if (useDeviation) {
-      const dot = prevDir[0]! * dir[0]! + prevDir[1]! * dir[1]! + prevDir[2]! * dir[2]! + prevDir[3]! * dir[3]!;
-      maxEntry = deviationJunctionSpeed(dot, a, limits.junctionDeviation, prevNominal, v);
+    let rest = 0;
+    if (useDeviation) {
+      let ux = 0, uy = 0, uz = 0, ue = 0;
+      if (xyz > 0) {
+        ux = dx * inv;
+        uy = dy * inv;
+        uz = dz * inv;
+      } else ue = de > 0 ? 1 : -1;
+      maxEntry = havePrev ? deviationJunctionSpeed(px * ux + py * uy + pz * uz + pe * ue, a, deviation, prevNominal, v) : 0;
+      px = ux;
+      py = uy;
+      pz = uz;
+      pe = ue;
     } else {
-      maxEntry = jerkJunctionSpeed(prevNominal, prevAxisV, prevRest, v, axisV, rest, maxJerk);
+      rest = restJerkSpeed(v, axisV, jerk);
+      maxEntry = havePrev ? jerkJunctionSpeed(prevNominal, prevAxisV, prevRest, v, axisV, rest, jerk) : rest;
     }
 
     dist[i] = len;
     nominal[i] = v;
     accel[i] = a;
-    entry[i] = Math.min(maxEntry, v);
+    entry[i] = maxEntry < v ? maxEntry : v;
     havePrev = true;
     prevNominal = v;
     prevRest = rest;
     lastRest = rest;
-    for (let k = 0; k < 4; k++) {
-      prevDir[k] = dir[k]!;
-      prevAxisV[k] = axisV[k]!;
-    }
+    prevAxisV.set(axisV);
   }
 
   // backward pass: each move must be able to slow down to the next move's entry speed
