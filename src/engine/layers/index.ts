@@ -1,0 +1,2 @@
+// Layer slicing: placed triangles → closed cross-section areas per plane, integer µm.
+export { sliceMesh, SIMPLIFY_TOLERANCE_UM, type SliceReport } from './slice-mesh.js';

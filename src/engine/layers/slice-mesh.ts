@@ -1,0 +1,128 @@
+// Triangles → closed cross-sections, one set per slicing plane. Triangles are bucketed by the first
+// plane at or above their lowest point; a sweep up the planes keeps an active list (added from the
+// bucket, removed once the plane passes their top), cuts the active triangles, chains the segments
+// by edge keys, closes what the mesh left open, reduces points and resolves overlaps with a
+// non-zero union (overlapping shells merge; holes wound the other way subtract).
+import type { Paths } from '../types.js';
+import { union } from '../geom/clipper.js';
+import { SegmentBuffer, cutTriangles } from './segments.js';
+import { ChainScratch, chainSegments } from './chain.js';
+import { stitchChains } from './stitch.js';
+import { simplifyLoop } from './simplify-loop.js';
+
+/** Points closer than this (µm) to the line of their neighbours are dropped. */
+export const SIMPLIFY_TOLERANCE_UM = 5;
+
+/** Extra detail about a slicing run, for tests and repair warnings. */
+export interface SliceReport {
+  /** layers where open chains had to be stitched */
+  stitchedLayers: number;
+  /** open chains that could not be closed and were dropped, summed over layers */
+  droppedChains: number;
+}
+
+/** First index i with zs[i] >= v (zs ascending). */
+function lowerBound(zs: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = zs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (zs[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface Buckets {
+  /** triangle ids ordered by first plane */
+  order: Int32Array;
+  /** order[start[l] .. start[l + 1]) enter at plane l */
+  start: Int32Array;
+  /** last plane each triangle reaches */
+  last: Int32Array;
+}
+
+/**
+ * A triangle meets plane z when zmin ≤ z < zmax (vertices on the plane count as below), i.e. the
+ * planes from lowerBound(zmin) to lowerBound(zmax) − 1. Counting sort by the first of them.
+ */
+function bucketTriangles(positions: Float64Array, indices: Uint32Array, zs: Float64Array): Buckets {
+  const nT = (indices.length / 3) | 0;
+  const nL = zs.length;
+  const first = new Int32Array(nT);
+  const last = new Int32Array(nT);
+  const count = new Int32Array(nL + 1);
+  for (let t = 0; t < nT; t++) {
+    const z0 = positions[3 * indices[3 * t] + 2];
+    const z1 = positions[3 * indices[3 * t + 1] + 2];
+    const z2 = positions[3 * indices[3 * t + 2] + 2];
+    const lo = Math.min(z0, z1, z2);
+    const hi = Math.max(z0, z1, z2);
+    const f = lowerBound(zs, lo);
+    const l = lowerBound(zs, hi) - 1;
+    first[t] = f <= l ? f : nL; // bucket nL = never cut
+    last[t] = l;
+    count[first[t]]++;
+  }
+  const start = new Int32Array(nL + 2);
+  for (let l = 0; l <= nL; l++) start[l + 1] = start[l] + count[l];
+  const fill = start.slice(0, nL + 1);
+  const order = new Int32Array(nT);
+  for (let t = 0; t < nT; t++) order[fill[first[t]]++] = t;
+  return { order, start, last };
+}
+
+/** Moves the triangles entering at plane l into the active list and drops those that ended below it. */
+function updateActive(active: Int32Array, n: number, b: Buckets, l: number): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const t = active[i];
+    if (b.last[t] >= l) active[k++] = t;
+  }
+  for (let i = b.start[l]; i < b.start[l + 1]; i++) active[k++] = b.order[i];
+  return k;
+}
+
+/** One layer's segments → closed, simplified loops (integer µm, not yet unioned). */
+function layerLoops(seg: SegmentBuffer, scratch: ChainScratch, report: SliceReport): number[][] {
+  const { loops, open } = chainSegments(seg, scratch);
+  if (open.length > 0) {
+    const st = stitchChains(open);
+    report.stitchedLayers++;
+    report.droppedChains += st.dropped;
+    for (const l of st.loops) loops.push(l);
+  }
+  const out: number[][] = [];
+  for (const l of loops) {
+    const s = simplifyLoop(l, SIMPLIFY_TOLERANCE_UM);
+    if (s.length >= 6) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Cuts a mesh placed on the bed (x, y, z per vertex in µm, any precision) with the planes `zs` (µm)
+ * and returns per plane the cross-section as an area in integer µm: outer contours counter-clockwise,
+ * holes clockwise, overlaps merged. Geometry must be initialised (`await initGeometry()`).
+ */
+export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: number[], report?: SliceReport): Paths[] {
+  const rep: SliceReport = report ?? { stitchedLayers: 0, droppedChains: 0 };
+  const nL = zs.length;
+  const result: Paths[] = new Array(nL);
+  // sweep the planes in ascending order whatever order they came in
+  const planeOrder = [...zs.keys()].sort((a, b) => zs[a] - zs[b]);
+  const sorted = Float64Array.from(planeOrder, (i) => zs[i]);
+  const buckets = bucketTriangles(positionsUm, indices, sorted);
+  const active = new Int32Array(indices.length / 3);
+  let nActive = 0;
+  const seg = new SegmentBuffer();
+  const scratch = new ChainScratch();
+  for (let l = 0; l < nL; l++) {
+    nActive = updateActive(active, nActive, buckets, l);
+    seg.reset();
+    cutTriangles(positionsUm, indices, active, nActive, sorted[l], seg);
+    const loops = layerLoops(seg, scratch, rep);
+    result[planeOrder[l]] = loops.length > 0 ? union(loops, 'nonzero') : [];
+  }
+  return result;
+}

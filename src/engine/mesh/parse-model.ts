@@ -1,0 +1,123 @@
+// Model input: tells the format by content (never by extension), reads it, checks it and cleans it
+// into an indexed mesh in millimetres.
+import type { Mesh } from '../types.js';
+import { type RawMesh, MAX_COORD_MM, badModel, tooManyTriangles, MAX_TRIANGLES } from './raw-mesh.js';
+import { looksLikeText, isSpace } from './text-scan.js';
+import { readBinaryStl, headerCount, STL_HEADER, STL_RECORD } from './stl-binary.js';
+import { readAsciiStl } from './stl-ascii.js';
+import { readObj } from './obj.js';
+import { readThreeMf } from './threemf.js';
+import { isZip } from './zip.js';
+import { weld } from './weld.js';
+import { meshBounds } from './bounds.js';
+
+export type ModelFormat = 'stl-binary' | 'stl-ascii' | 'obj' | '3mf';
+
+/** Decides the format from the bytes. Throws BAD_MODEL for empty and unrecognisable files. */
+export function detectFormat(bytes: Uint8Array): ModelFormat {
+  if (bytes.length === 0) throw badModel('empty file: no bytes');
+  if (isZip(bytes)) return '3mf';
+  const count = headerCount(bytes);
+  // an exact size match is binary whatever the header says ("solid…" headers exist)
+  if (count >= 0 && STL_HEADER + STL_RECORD * count === bytes.length) return 'stl-binary';
+  const sampleEnd = Math.min(bytes.length, 4096);
+  if (looksLikeText(bytes, 0, sampleEnd)) {
+    let s = 0;
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) s = 3; // UTF-8 byte-order mark
+    while (s < bytes.length && isSpace(bytes[s])) s++;
+    if (s === bytes.length) throw badModel('empty file: only white space');
+    if (startsWithWord(bytes, s, 'solid')) return 'stl-ascii';
+    if (hasObjLine(bytes)) return 'obj';
+    // a short binary STL whose count, header and floats all happen to be printable is not worth guessing at
+    throw badModel('unknown model format: expected binary or ASCII STL, OBJ or 3MF');
+  }
+  if (bytes.length < STL_HEADER) throw badModel(`unknown model format: ${bytes.length} bytes of binary data, too short even for a binary STL header`);
+  return 'stl-binary'; // binary with a wrong count: readBinaryStl trusts the size and warns
+}
+
+function startsWithWord(bytes: Uint8Array, s: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if ((bytes[s + k] | 0x20) !== word.charCodeAt(k)) return false;
+  return s + word.length === bytes.length || isSpace(bytes[s + word.length]);
+}
+
+/** An OBJ has a `v` line with a number within its first megabyte (comments may come first). */
+function hasObjLine(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, 1 << 20);
+  let lineStart = true;
+  for (let i = 0; i < end; i++) {
+    const c = bytes[i];
+    if (c === 10 || c === 13) {
+      lineStart = true;
+      continue;
+    }
+    if (lineStart && c === 118 && (bytes[i + 1] === 32 || bytes[i + 1] === 9)) {
+      let k = i + 2;
+      while (k < end && (bytes[k] === 32 || bytes[k] === 9)) k++;
+      const d = bytes[k];
+      if ((d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46) return true;
+    }
+    if (c !== 32 && c !== 9) lineStart = false;
+  }
+  return false;
+}
+
+function readRaw(bytes: Uint8Array, format: ModelFormat): RawMesh {
+  switch (format) {
+    case 'stl-binary':
+      return readBinaryStl(bytes);
+    case 'stl-ascii':
+      return readAsciiStl(bytes);
+    case 'obj':
+      return readObj(bytes);
+    case '3mf':
+      return readThreeMf(bytes);
+  }
+}
+
+const FORMAT_NAME: Record<ModelFormat, string> = { 'stl-binary': 'binary STL', 'stl-ascii': 'ASCII STL', obj: 'OBJ', '3mf': '3MF' };
+
+/**
+ * Reads a model file (binary or ASCII STL, OBJ, 3MF; told apart by content) into a welded,
+ * cleaned mesh in millimetres. `fileName` is used only in messages. Throws SliceError('BAD_MODEL')
+ * with a message naming the problem when the file cannot be a model.
+ */
+export function parseModel(bytes: Uint8Array, fileName: string): { mesh: Mesh; warnings: string[] } {
+  const format = detectFormat(bytes);
+  let raw: RawMesh;
+  try {
+    raw = readRaw(bytes, format);
+  } catch (err) {
+    if (err instanceof RangeError) throw badModel(`'${fileName}' is too large to read (${err.message})`);
+    throw err;
+  }
+  const warnings = raw.warnings.map((w) => `${fileName}: ${w}`);
+  const p = raw.positions;
+  const triangles = raw.indices ? raw.indices.length / 3 : p.length / 9;
+  if (triangles > MAX_TRIANGLES) throw tooManyTriangles(triangles.toLocaleString('en-US'));
+
+  const { mesh, collapsed, flat, nonFinite } = weld(p, raw.indices);
+  if (nonFinite) throw badModel(`'${fileName}' (${FORMAT_NAME[format]}) has a vertex coordinate that is ${nonFinite}`);
+  if (collapsed + flat > 0) {
+    const parts = [collapsed > 0 ? `${collapsed} with repeated corners` : '', flat > 0 ? `${flat} with zero area` : ''].filter(Boolean);
+    warnings.push(`${fileName}: dropped ${collapsed + flat} degenerate triangle(s) (${parts.join(', ')})`);
+  }
+  if (mesh.indices.length === 0) throw badModel(`'${fileName}' has no triangles left after dropping ${triangles} degenerate one(s)`);
+
+  const b = meshBounds(mesh);
+  const extent = Math.max(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+  if (!raw.unitsKnown && extent < 1) {
+    // OBJ and STL carry no unit; scans in metres are common (the Stanford bunny is 0.156 m)
+    for (let i = 0; i < mesh.positions.length; i++) mesh.positions[i] *= 1000;
+    warnings.push(`${fileName}: the model's largest extent is ${+extent.toPrecision(3)}, under 1 mm; assuming metres and scaling by 1000`);
+    for (let a = 0; a < 3; a++) {
+      b.min[a] *= 1000;
+      b.max[a] *= 1000;
+    }
+  }
+  for (let a = 0; a < 3; a++) {
+    if (Math.abs(b.min[a]) > MAX_COORD_MM || Math.abs(b.max[a]) > MAX_COORD_MM) {
+      throw badModel(`'${fileName}' has coordinates beyond ±${MAX_COORD_MM} mm (${'xyz'[a]} from ${b.min[a]} to ${b.max[a]}): not a printable model`);
+    }
+  }
+  return { mesh, warnings };
+}
