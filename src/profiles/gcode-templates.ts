@@ -46,7 +46,7 @@ export function frontEdgePurgeStart(opts: { leveling: string; home?: string; y?:
     `${leveling} ; bed levelling`,
     ...WAIT,
     'G92 E0 ; reset extruder',
-    `G1 Z0.2 Y${y} F720 ; to the front edge`,
+    `G1 X0 Y${y} Z0.2 F3000 ; to the front edge, left corner`,
     'G1 X60 E8 F900 ; purge stroke one',
     'G92 E0',
     'G1 X100 E5 F900 ; purge stroke two',
