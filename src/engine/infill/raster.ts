@@ -1,0 +1,58 @@
+// Small geometry helpers shared by the pattern modules.
+import type { Path, Paths } from '../types.js';
+import type { Box } from './types.js';
+
+/** Bounds of every point of `area`, or null when it has none. */
+export function boundsOf(area: Paths): Box | null {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const p of area) {
+    for (let i = 0; i + 1 < p.length; i += 2) {
+      const x = p[i];
+      const y = p[i + 1];
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+  }
+  return minX <= maxX ? { minX, minY, maxX, maxY } : null;
+}
+
+/** Unit direction (dx, dy) of lines at `angleDeg` and its left normal (nx, ny). */
+export interface Axes {
+  dx: number;
+  dy: number;
+  nx: number;
+  ny: number;
+}
+
+export function axesOf(angleDeg: number): Axes {
+  const a = (angleDeg * Math.PI) / 180;
+  // snap tiny values so 0°/90° lines stay exactly axis-parallel after rounding
+  const snap = (v: number) => (Math.abs(v) < 1e-12 ? 0 : v);
+  const dx = snap(Math.cos(a));
+  const dy = snap(Math.sin(a));
+  return { dx, dy, nx: -dy, ny: dx };
+}
+
+/** [min, max] of the box corners projected onto the unit vector (ux, uy). */
+export function projectBox(b: Box, ux: number, uy: number): [number, number] {
+  const xs = ux >= 0 ? [b.minX, b.maxX] : [b.maxX, b.minX];
+  const ys = uy >= 0 ? [b.minY, b.maxY] : [b.maxY, b.minY];
+  return [ux * xs[0] + uy * ys[0], ux * xs[1] + uy * ys[1]];
+}
+
+/** Positive remainder. */
+export function mod(a: number, m: number): number {
+  const r = a % m;
+  return r < 0 ? r + m : r;
+}
+
+export function pathLength(p: Path): number {
+  let len = 0;
+  for (let i = 2; i + 1 < p.length; i += 2) len += Math.hypot(p[i] - p[i - 2], p[i + 1] - p[i - 1]);
+  return len;
+}
