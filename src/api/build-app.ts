@@ -1,0 +1,92 @@
+// The HTTP server: fastify with request ids in every log line, metrics per route, the OpenAPI
+// document built from the route schemas (/openapi.json) and its reference page (/docs), the
+// operations endpoints, OAuth2, and each interface version under its own prefix.
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { ENGINE_VERSION } from '../engine/version.js';
+import type { ServiceCore } from '../service/embedded-runtime.js';
+import { interfaceErrorHandler, notFoundHandler } from './errors.js';
+import { oauthRoutes } from './oauth-routes.js';
+import { opsRoutes } from './ops-routes.js';
+import { SHARED_SCHEMAS } from './schemas.js';
+import { v1Api } from './v1/index.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: core.log as FastifyBaseLogger,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'requestId',
+    disableRequestLogging: true,
+    trustProxy: core.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: core.config.requestTimeoutS * 1000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+  });
+
+  const streams = new Set<ServerResponse>();
+  app.decorateRequest('accountId', '');
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    core.metrics.httpRequests.inc(1, { method: req.method, route, status: String(reply.statusCode) });
+    core.metrics.httpDuration.observe(seconds, { route });
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    req.log[level]({ method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+  });
+  // open event streams end before the server waits for its connections to close
+  app.addHook('preClose', async () => {
+    for (const res of streams) res.end();
+  });
+  app.setErrorHandler(interfaceErrorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Stratum',
+        version: ENGINE_VERSION,
+        description:
+          'Self-hosted cloud slicing service (Cloud Slicing Service Interface v1). Upload files, start a task, follow it, download the G-code or FCode.',
+      },
+      components: {
+        securitySchemes: {
+          subscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' },
+          subscriptionKeyQuery: { type: 'apiKey', in: 'query', name: 'subscription-key' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'a token from POST /oauth2/token' },
+        },
+      },
+      tags: [
+        { name: 'files', description: 'uploads' },
+        { name: 'tasks', description: 'slicing tasks' },
+        { name: 'outputs', description: 'printer files' },
+        { name: 'auth', description: 'OAuth2' },
+        { name: 'operations', description: 'health and metrics' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  });
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: { title: 'Stratum API', withDefaultFonts: false },
+  });
+
+  await app.register(opsRoutes, { core });
+  await app.register(oauthRoutes, { core });
+  await app.register(v1Api, { prefix: '/v1', core, streams });
+  return app;
+}

@@ -1,0 +1,76 @@
+// POST /oauth2/token: OAuth2 client credentials (RFC 6749 §4.4). client_id is an API key's id,
+// client_secret the key; credentials come in the form body or as HTTP Basic. The token is a bearer
+// token for `Authorization: Bearer …`, valid for an hour.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ServiceCore } from '../service/embedded-runtime.js';
+
+interface TokenBody {
+  grant_type?: string;
+  client_id?: string;
+  client_secret?: string;
+}
+
+function oauthError(reply: FastifyReply, status: number, error: string, description: string): FastifyReply {
+  return reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description });
+}
+
+function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
+  if (!header || !/^basic\s+/i.test(header)) return null;
+  const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+}
+
+export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
+  const { accounts } = opts.core;
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  const errorSchema = {
+    type: 'object',
+    properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  };
+
+  app.post<{ Body: TokenBody | undefined }>(
+    '/oauth2/token',
+    {
+      schema: {
+        summary: 'Get a bearer token (OAuth2 client credentials)',
+        description: 'grant_type=client_credentials; client_id = the key id (`stratum keys list`), client_secret = the key.',
+        tags: ['auth'],
+        body: {
+          type: 'object',
+          properties: { grant_type: { type: 'string' }, client_id: { type: 'string' }, client_secret: { type: 'string' } },
+        },
+        response: {
+          200: {
+            type: 'object',
+            required: ['access_token', 'token_type', 'expires_in'],
+            properties: { access_token: { type: 'string' }, token_type: { type: 'string' }, expires_in: { type: 'integer' } },
+          },
+          400: errorSchema,
+          401: errorSchema,
+        },
+      },
+    },
+    async (req, reply) => {
+      const body = req.body ?? {};
+      if (body.grant_type !== 'client_credentials') {
+        return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials');
+      }
+      const basic = basicCredentials(req.headers.authorization);
+      const id = basic?.id ?? body.client_id;
+      const secret = basic?.secret ?? body.client_secret;
+      if (!id || !secret) return oauthError(reply, 400, 'invalid_request', 'client_id and client_secret are required');
+      const token = await accounts.issueToken(id, secret);
+      if (!token) {
+        reply.header('www-authenticate', 'Basic realm="stratum"');
+        return oauthError(reply, 401, 'invalid_client', 'unknown client or wrong secret');
+      }
+      return reply
+        .header('cache-control', 'no-store')
+        .send({ access_token: token.accessToken, token_type: 'Bearer', expires_in: token.expiresIn });
+    },
+  );
+}

@@ -1,0 +1,26 @@
+// Interface v1 (`/v1/...`): authentication, the interface's error bodies, and the routes. Other
+// versions live in sibling folders (src/api/v0_3, …) over the same service core.
+import type { FastifyInstance } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { ServiceCore } from '../../service/embedded-runtime.js';
+import { authenticate } from '../auth.js';
+import { interfaceErrorHandler, notFoundHandler } from '../errors.js';
+import { lenientJsonParser } from '../json-body.js';
+import { outputRoutes } from './output-routes.js';
+import { taskEventRoutes } from './task-event-routes.js';
+import { taskRoutes } from './task-routes.js';
+import { uploadRoutes } from './upload-routes.js';
+
+export async function v1Api(app: FastifyInstance, opts: { core: ServiceCore; streams: Set<ServerResponse> }): Promise<void> {
+  const { core } = opts;
+  app.setErrorHandler(interfaceErrorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook('onRequest', authenticate(core.accounts));
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, lenientJsonParser(app));
+
+  await app.register(uploadRoutes, { core });
+  await app.register(taskRoutes, { core });
+  await app.register(taskEventRoutes, { core, streams: opts.streams });
+  await app.register(outputRoutes, { core });
+}

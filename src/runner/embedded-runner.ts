@@ -1,0 +1,348 @@
+// The embedded runner: claims queued tasks from the JobQueue and slices them on a piscina pool of
+// worker threads, so the HTTP event loop never blocks. It keeps its leases alive, persists progress,
+// stops a worker the moment its task is cancelled (piscina terminates the thread), retries a task
+// whose worker broke (up to maxAttempts), and on start resumes what a previous process left behind.
+import { randomBytes } from 'node:crypto';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { Logger } from 'pino';
+import { baseName } from '../service/file-rules.js';
+import { newId } from '../service/ids.js';
+import type { Metrics } from '../service/metrics.js';
+import { ACTIVE_STATUSES, isTerminal, type OutputRecord, type TaskRecord } from '../service/model.js';
+import type { BlobStore, ClaimedJob, JobQueue, MetadataStore, RecoveredJobs, TaskEventBus } from '../service/ports.js';
+import { formatInfo } from '../engine/output/index.js';
+import type { BlobStoreConfig } from '../store/blob-store-factory.js';
+import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
+import { TaskTransitions } from './task-transitions.js';
+
+export interface RunnerOptions {
+  workers: number;
+  leaseMs: number;
+  maxAttempts: number;
+  taskTimeoutMs: number;
+  /** worker heap limit, MiB; 0 = Node's default */
+  workerMaxMemoryMb: number;
+  /** the worker module (tests substitute their own); default ./slice-worker.js */
+  workerFile?: string;
+}
+
+export interface RunnerDeps {
+  store: MetadataStore;
+  /** `recoverAbandoned` exists on the embedded queue: one server owns it */
+  queue: JobQueue & { recoverAbandoned?(owner: string, maxAttempts: number): Promise<RecoveredJobs> };
+  blobs: BlobStore;
+  blobConfig: BlobStoreConfig;
+  events: TaskEventBus;
+  metrics: Metrics;
+  log: Logger;
+}
+
+type AbortReason = 'cancelled' | 'timeout' | 'shutdown' | 'lease-lost';
+
+interface Running {
+  taskId: string;
+  controller: AbortController;
+  abortReason: AbortReason | null;
+  progress: number;
+  persistedProgress: number;
+  persistedAt: number;
+  /** progress writes in order, one at a time */
+  persisting: Promise<unknown>;
+  done: Promise<void>;
+}
+
+/** Persist progress when it moved this much, or after PERSIST_MS with any move. */
+const PERSIST_STEP = 0.02;
+const PERSIST_MS = 1000;
+const POLL_MS = 1000;
+
+export class EmbeddedRunner {
+  readonly owner = `embedded-${process.pid}-${randomBytes(4).toString('hex')}`;
+  private pool: Piscina<SliceJob, SliceJobResult> | null = null;
+  private readonly running = new Map<string, Running>();
+  private readonly transitions: TaskTransitions;
+  private stopping = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private timers: NodeJS.Timeout[] = [];
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly opts: RunnerOptions,
+  ) {
+    this.transitions = new TaskTransitions(deps.store, deps.events, deps.metrics, deps.log);
+  }
+
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  async start(): Promise<void> {
+    const { queue, store } = this.deps;
+    this.pool = new Piscina<SliceJob, SliceJobResult>({
+      filename: this.opts.workerFile ?? new URL('./slice-worker.js', import.meta.url).href,
+      minThreads: this.opts.workers,
+      maxThreads: this.opts.workers,
+      idleTimeout: 60_000,
+      ...(this.opts.workerMaxMemoryMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.workerMaxMemoryMb } } : {}),
+    });
+    // whatever a previous process was slicing runs again
+    if (queue.recoverAbandoned) await this.applyRecovery(await queue.recoverAbandoned(this.owner, this.opts.maxAttempts));
+    // tasks that are active without a job (a crash between the two writes) get one
+    for (const status of ACTIVE_STATUSES) {
+      for (const id of await store.listTaskIdsByStatus(status)) {
+        if (await queue.has(id)) continue;
+        await queue.enqueue(id);
+        if (status !== 'queued') await this.transitions.requeued(id);
+      }
+    }
+    this.unsubscribe = this.deps.events.subscribeAll((task) => {
+      if (task.status === 'cancelled') this.abort(task.id, 'cancelled');
+    });
+    this.every(Math.max(100, this.opts.leaseMs / 3), () => this.heartbeat());
+    this.every(this.opts.leaseMs, async () => {
+      await this.applyRecovery(await queue.recoverExpired(Date.now(), this.opts.maxAttempts));
+    });
+    this.every(POLL_MS, async () => this.notify());
+    this.notify();
+  }
+
+  private every(ms: number, fn: () => Promise<void>): void {
+    const t = setInterval(() => {
+      fn().catch((err) => this.deps.log.error({ err }, 'runner housekeeping failed'));
+    }, ms);
+    t.unref();
+    this.timers.push(t);
+  }
+
+  private async applyRecovery(r: RecoveredJobs): Promise<void> {
+    for (const id of r.requeued) {
+      this.deps.log.warn({ taskId: id }, 'task was interrupted; it runs again');
+      await this.transitions.requeued(id);
+    }
+    for (const id of r.exhausted) {
+      await this.transitions.failed(id, `slicing was interrupted ${this.opts.maxAttempts} times; giving up`);
+    }
+    if (r.requeued.length) this.notify();
+  }
+
+  /** something was queued: claim it if a worker is free */
+  notify(): void {
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        while (!this.stopping && this.pool && this.running.size < this.opts.workers) {
+          const job = await this.deps.queue.claim(this.owner, this.opts.leaseMs);
+          if (!job) break;
+          this.launch(job);
+        }
+      } while (this.pumpAgain && !this.stopping);
+    } catch (err) {
+      this.deps.log.error({ err }, 'claiming a task failed');
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private launch(job: ClaimedJob): void {
+    const entry: Running = {
+      taskId: job.taskId,
+      controller: new AbortController(),
+      abortReason: null,
+      progress: 0,
+      persistedProgress: 0,
+      persistedAt: 0,
+      persisting: Promise.resolve(),
+      done: Promise.resolve(),
+    };
+    this.running.set(job.taskId, entry);
+    entry.done = this.execute(entry, job)
+      .catch((err) => this.deps.log.error({ err, taskId: job.taskId }, 'runner failed on a task'))
+      .finally(() => {
+        this.running.delete(job.taskId);
+        this.notify();
+      });
+  }
+
+  private async execute(entry: Running, job: ClaimedJob): Promise<void> {
+    const { store, queue, log } = this.deps;
+    const task = await store.getTask(job.taskId);
+    if (!task || isTerminal(task.status) || !(await this.transitions.started(task.id))) {
+      await queue.complete(job.taskId, this.owner);
+      return;
+    }
+    const primaryType = task.kind === 'ws' ? 'WS' : 'STL';
+    const primary = task.files.find((f) => f.type === primaryType);
+    const file = primary ? await store.getFile(task.accountId, primary.fileId) : null;
+    if (!primary || !file) {
+      await this.transitions.failed(task.id, `input file '${primary?.fileName ?? '?'}' is no longer stored (deleted or expired)`);
+      await queue.complete(task.id, this.owner);
+      return;
+    }
+    log.info({ taskId: task.id, attempt: job.attempts, file: file.fileName }, 'slicing');
+    const outputId = newId();
+    const channel = new MessageChannel();
+    channel.port1.on('message', (m: ProgressMessage) => this.onProgress(entry, m));
+    const sliceJob: SliceJob = {
+      taskId: task.id,
+      kind: task.kind,
+      model: { blobKey: file.blobKey, fileName: file.fileName },
+      request: task.request,
+      outputBlobKey: `outputs/${outputId}`,
+      blobs: this.deps.blobConfig,
+      progressPort: channel.port2,
+    };
+    const timeout = setTimeout(() => this.abort(task.id, 'timeout'), this.opts.taskTimeoutMs);
+    let result: SliceJobResult | null = null;
+    let crash: unknown = null;
+    try {
+      result = await this.pool!.run(sliceJob, { transferList: [channel.port2], signal: entry.controller.signal });
+    } catch (err) {
+      crash = err;
+    } finally {
+      clearTimeout(timeout);
+      channel.port1.close();
+    }
+    await entry.persisting;
+
+    if (entry.abortReason) return this.afterAbort(task, entry.abortReason);
+    if (result?.ok) return this.afterSuccess(task, primary.fileName, outputId, sliceJob.outputBlobKey, result);
+    if (result && result.userError) {
+      await this.transitions.failed(task.id, result.message);
+      await queue.complete(task.id, this.owner);
+      return;
+    }
+    const detail = result ? result.message : String((crash as Error)?.message ?? crash);
+    if (job.attempts < this.opts.maxAttempts) {
+      log.warn({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke; the task is tried again');
+      await this.transitions.requeued(task.id);
+      await queue.retry(task.id, this.owner);
+    } else {
+      log.error({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke on every attempt');
+      await this.transitions.failed(task.id, `slicing failed ${job.attempts} times on an internal error; try again later`);
+      await queue.complete(task.id, this.owner);
+    }
+  }
+
+  private async afterSuccess(
+    task: TaskRecord,
+    inputName: string,
+    outputId: string,
+    blobKey: string,
+    result: Extract<SliceJobResult, { ok: true }>,
+  ): Promise<void> {
+    const { store, blobs, queue, metrics } = this.deps;
+    const outputName = `${baseName(inputName)}${result.format === 'FCODE' ? '.fcode' : '.gcode'}`;
+    const output: OutputRecord = {
+      id: outputId,
+      accountId: task.accountId,
+      taskId: task.id,
+      outputName,
+      format: result.format,
+      size: result.size,
+      blobKey,
+      createdAt: Date.now(),
+    };
+    await store.insertOutput(output);
+    const finished = await this.transitions.finished(task.id, {
+      info: formatInfo(result.stats),
+      output: { outputName, outputId, taskId: task.id, fileId: outputId, format: result.format },
+      stats: result.stats,
+      warnings: [...task.warnings, ...result.warnings],
+    });
+    if (finished) {
+      metrics.sliceDuration.observe(result.stats.sliceMs / 1000);
+    } else {
+      // cancelled or deleted while the worker finished: the output is nobody's
+      await store.deleteOutput(outputId);
+      await blobs.delete(blobKey);
+    }
+    await queue.complete(task.id, this.owner);
+  }
+
+  private async afterAbort(task: TaskRecord, reason: AbortReason): Promise<void> {
+    const { queue, log } = this.deps;
+    switch (reason) {
+      case 'cancelled':
+        log.info({ taskId: task.id }, 'slice stopped: task cancelled');
+        await queue.complete(task.id, this.owner);
+        return;
+      case 'timeout':
+        await this.transitions.failed(task.id, `slicing took longer than ${Math.round(this.opts.taskTimeoutMs / 1000)} s and was stopped`);
+        await queue.complete(task.id, this.owner);
+        return;
+      case 'shutdown':
+        await this.transitions.requeued(task.id);
+        await queue.release(task.id, this.owner);
+        return;
+      case 'lease-lost':
+        log.warn({ taskId: task.id }, 'lease lost; another worker owns the task now');
+        return;
+    }
+  }
+
+  private onProgress(entry: Running, m: ProgressMessage): void {
+    // while running, progress stays inside (0, 1): 1 means finished
+    const p = Math.min(0.99, Math.max(0.01, Math.round(m.fraction * 1000) / 1000));
+    if (p <= entry.progress || entry.abortReason) return;
+    entry.progress = p;
+    const now = Date.now();
+    if (p - entry.persistedProgress < PERSIST_STEP && now - entry.persistedAt < PERSIST_MS) return;
+    entry.persistedProgress = p;
+    entry.persistedAt = now;
+    entry.persisting = entry.persisting
+      .then(() => this.transitions.progress(entry.taskId, p))
+      .catch((err) => this.deps.log.error({ err, taskId: entry.taskId }, 'saving progress failed'));
+  }
+
+  /** stops the worker of a running task (no-op when this runner does not run it) */
+  abort(taskId: string, reason: AbortReason): void {
+    const entry = this.running.get(taskId);
+    if (!entry || entry.abortReason) return;
+    entry.abortReason = reason;
+    entry.controller.abort(new Error(reason));
+  }
+
+  private async heartbeat(): Promise<void> {
+    for (const entry of this.running.values()) {
+      if (entry.abortReason) continue;
+      const held = await this.deps.queue.heartbeat(entry.taskId, this.owner, this.opts.leaseMs);
+      if (!held) this.abort(entry.taskId, 'lease-lost');
+    }
+  }
+
+  /**
+   * Stops claiming; running slices get `graceMs` to finish, then they are stopped and put back in
+   * the queue (not counted as an attempt), to resume on the next start.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    this.unsubscribe?.();
+    const all = Promise.all([...this.running.values()].map((e) => e.done));
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      all.then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs))),
+    ]);
+    clearTimeout(timer);
+    if (late) {
+      for (const id of this.running.keys()) this.abort(id, 'shutdown');
+      await Promise.all([...this.running.values()].map((e) => e.done));
+    }
+    await this.pool?.destroy();
+    this.pool = null;
+  }
+}

@@ -1,0 +1,43 @@
+// What the runner hands a slicing worker and what comes back. Plain data only: it crosses a thread
+// boundary now and may cross a network boundary (distributed workers) later.
+import type { MessagePort } from 'node:worker_threads';
+import type { BlobStoreConfig } from '../store/blob-store-factory.js';
+import type { OutputFormat, SliceRequest, TaskKind } from '../service/model.js';
+
+export interface SliceJob {
+  taskId: string;
+  kind: TaskKind;
+  /** the WS or STL file to slice */
+  model: { blobKey: string; fileName: string };
+  request: SliceRequest;
+  /** where the worker writes the printer file (atomically) */
+  outputBlobKey: string;
+  blobs: BlobStoreConfig;
+  /** receives ProgressMessage posts */
+  progressPort: MessagePort;
+}
+
+export interface ProgressMessage {
+  fraction: number;
+  stage: string;
+}
+
+export interface SliceJobStats {
+  layerCount: number;
+  printTimeS: number;
+  filamentMm: number;
+  filamentG: number;
+  /** wall time inside the worker, ms */
+  sliceMs: number;
+}
+
+export type SliceJobResult =
+  | { ok: true; format: OutputFormat; size: number; stats: SliceJobStats; warnings: string[] }
+  /**
+   * userError: the input cannot be sliced (bad model, outside the build volume, bad settings):
+   * the task fails at once. Otherwise something broke on our side and the task is tried again.
+   */
+  | { ok: false; userError: boolean; message: string };
+
+/** Errors whose message is meant for the user (matched by name: classes do not cross threads). */
+export const USER_ERROR_NAMES = ['SliceError', 'ProfileError', 'SettingsError', 'WorkspaceError', 'InputMissingError'];

@@ -1,0 +1,112 @@
+// The slicing worker (a piscina worker thread): reads the task's input from the blob store, parses
+// it, resolves the settings, slices with progress posted back, writes the printer file atomically
+// and returns the totals. The engine itself does no I/O; this file is its I/O edge.
+import { initGeometry, slice } from '../engine/index.js';
+import { parseModel } from '../engine/mesh/index.js';
+import type { ModelInput } from '../engine/types.js';
+import { resolveSettings } from '../profiles/index.js';
+import { readWorkspace } from '../service/workspace/read-workspace.js';
+import { openBlobStore } from '../store/blob-store-factory.js';
+import { BlobNotFoundError, type BlobStore } from '../service/ports.js';
+import { USER_ERROR_NAMES, type ProgressMessage, type SliceJob, type SliceJobResult } from './slice-job.js';
+
+let geometry: Promise<void> | null = null;
+const stores = new Map<string, BlobStore>();
+
+class InputMissingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputMissingError';
+  }
+}
+
+function storeFor(job: SliceJob): BlobStore {
+  const key = JSON.stringify(job.blobs);
+  let store = stores.get(key);
+  if (!store) {
+    store = openBlobStore(job.blobs);
+    stores.set(key, store);
+  }
+  return store;
+}
+
+async function readInput(store: BlobStore, key: string, what: string): Promise<Uint8Array> {
+  try {
+    return await store.read(key);
+  } catch (err) {
+    if (err instanceof BlobNotFoundError) throw new InputMissingError(`${what} is no longer stored (deleted or expired)`);
+    throw err;
+  }
+}
+
+/** Posts progress at most every 100 ms or 1 %, and on every stage change. */
+function progressPoster(job: SliceJob): (fraction: number, stage: string) => void {
+  let lastFraction = -1;
+  let lastStage = '';
+  let lastTime = 0;
+  return (fraction, stage) => {
+    const now = Date.now();
+    if (stage === lastStage && (fraction - lastFraction < 0.01 || now - lastTime < 100)) return;
+    lastFraction = fraction;
+    lastStage = stage;
+    lastTime = now;
+    const msg: ProgressMessage = { fraction, stage };
+    job.progressPort.postMessage(msg);
+  };
+}
+
+export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
+  const t0 = performance.now();
+  try {
+    geometry ??= initGeometry();
+    await geometry;
+    const store = storeFor(job);
+    const warnings: string[] = [];
+    const bytes = await readInput(store, job.model.blobKey, `input file '${job.model.fileName}'`);
+    let models: ModelInput[];
+    if (job.kind === 'ws') {
+      const ws = readWorkspace(bytes, job.model.fileName);
+      models = ws.models;
+      warnings.push(...ws.warnings);
+    } else {
+      const parsed = parseModel(bytes, job.model.fileName);
+      models = [{ name: job.model.fileName, mesh: parsed.mesh }];
+      warnings.push(...parsed.warnings);
+    }
+    const xml = job.request.xmlBlobKey
+      ? Buffer.from(await readInput(store, job.request.xmlBlobKey, 'the XML configuration')).toString('utf8')
+      : undefined;
+    const resolved = resolveSettings({
+      printer: job.request.printer,
+      filament: job.request.filament,
+      quality: job.request.quality,
+      overrides: job.request.overrides,
+      xml,
+    });
+    warnings.push(...resolved.warnings);
+
+    const result = await slice(models, resolved.settings, { onProgress: progressPoster(job) });
+    warnings.push(...result.stats.warnings);
+    const { size } = await store.put(job.outputBlobKey, result.output);
+    const s = result.stats;
+    return {
+      ok: true,
+      format: result.format,
+      size,
+      stats: {
+        layerCount: s.layerCount,
+        printTimeS: s.printTimeS,
+        filamentMm: s.filamentMm,
+        filamentG: s.filamentG,
+        sliceMs: Math.round(performance.now() - t0),
+      },
+      warnings,
+    };
+  } catch (err) {
+    const e = err as Error;
+    const userError = USER_ERROR_NAMES.includes(e?.name);
+    return { ok: false, userError, message: userError ? e.message : `${e?.name ?? 'Error'}: ${e?.message ?? String(err)}` };
+  } finally {
+    job.progressPort.close();
+  }
+}

@@ -1,0 +1,94 @@
+// Accounts, API keys and OAuth2 access tokens. Secrets are shown once, when created, and stored
+// only as sha256 hashes. Every file, task and output belongs to exactly one account.
+import { hashSecret, newId, newKeyId, newSecret } from './ids.js';
+import type { Account, ApiKeyRecord } from './model.js';
+import type { MetadataStore } from './ports.js';
+
+export const TOKEN_LIFETIME_S = 3600;
+
+export interface CreatedKey {
+  /** the secret: shown once, never stored */
+  key: string;
+  record: ApiKeyRecord;
+  account: Account;
+}
+
+export class AccountError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AccountError';
+  }
+}
+
+export class AccountService {
+  constructor(private readonly store: MetadataStore) {}
+
+  /**
+   * A new key. Without `account` the key gets a new account of the same name (one account per
+   * client is the common case); with `account` (id or name) it joins that account.
+   */
+  async createKey(name: string, account?: string): Promise<CreatedKey> {
+    const keyName = name.trim();
+    if (!keyName) throw new AccountError('a key needs a name');
+    let owner: Account | null;
+    if (account) {
+      owner = await this.store.findAccount(account);
+      if (!owner) throw new AccountError(`no account '${account}'`);
+    } else {
+      owner = { id: newId(), name: keyName, createdAt: Date.now() };
+      await this.store.insertAccount(owner);
+    }
+    const key = newSecret();
+    const record: ApiKeyRecord = {
+      id: newKeyId(),
+      accountId: owner.id,
+      name: keyName,
+      keyHash: hashSecret(key),
+      createdAt: Date.now(),
+      revokedAt: null,
+    };
+    await this.store.insertApiKey(record);
+    return { key, record, account: owner };
+  }
+
+  listKeys(): Promise<ApiKeyRecord[]> {
+    return this.store.listApiKeys();
+  }
+
+  revokeKey(keyId: string): Promise<boolean> {
+    return this.store.revokeApiKey(keyId, Date.now());
+  }
+
+  async hasActiveKeys(): Promise<boolean> {
+    return (await this.store.countActiveKeys()) > 0;
+  }
+
+  /** The account of a subscription key, or null. */
+  async accountOfKey(key: string): Promise<string | null> {
+    if (!key) return null;
+    const record = await this.store.findActiveKeyByHash(hashSecret(key));
+    return record ? record.accountId : null;
+  }
+
+  /** OAuth2 client credentials: client_id is the key id, client_secret the key itself. */
+  async issueToken(clientId: string, clientSecret: string): Promise<{ accessToken: string; expiresIn: number } | null> {
+    const record = await this.store.findActiveKeyByHash(hashSecret(clientSecret));
+    // the id must match too, so a leaked id alone or a key alone under another id gets nothing
+    if (!record || record.id !== clientId) return null;
+    const accessToken = newSecret();
+    await this.store.insertAccessToken({
+      tokenHash: hashSecret(accessToken),
+      accountId: record.accountId,
+      keyId: record.id,
+      expiresAt: Date.now() + TOKEN_LIFETIME_S * 1000,
+    });
+    return { accessToken, expiresIn: TOKEN_LIFETIME_S };
+  }
+
+  /** The account of a bearer token that has not expired and whose key is still active, or null. */
+  async accountOfToken(token: string): Promise<string | null> {
+    if (!token) return null;
+    const record = await this.store.findAccessToken(hashSecret(token), Date.now());
+    return record ? record.accountId : null;
+  }
+}

@@ -1,0 +1,161 @@
+// Server configuration: defaults ← optional JSON config file ← environment variables ← CLI flags.
+// docs/configuration.md lists every key.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  /** holds stratum.db and blobs/ */
+  dataDir: string;
+  /** slicing worker threads */
+  workers: number;
+  maxUploadBytes: number;
+  /** files and outputs older than this are deleted (task records stay) */
+  retentionDays: number;
+  /** how often the retention sweeper runs */
+  sweepIntervalS: number;
+  /** a task is tried this often when its worker dies or fails unexpectedly */
+  maxAttempts: number;
+  /** a slice running longer fails with SF000 */
+  taskTimeoutS: number;
+  /** a worker's claim on a task lasts this long without a heartbeat */
+  leaseS: number;
+  /** on SIGTERM, running slices get this long to finish before they are put back in the queue */
+  shutdownGraceS: number;
+  /** heap limit of each worker thread, MiB (0 = Node's default) */
+  workerMaxMemoryMb: number;
+  /** longest time a client may take to send one request (uploads), seconds */
+  requestTimeoutS: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** /metrics without credentials (scrapers usually have none) */
+  metricsPublic: boolean;
+  /** trust X-Forwarded-* from a reverse proxy */
+  trustProxy: boolean;
+}
+
+export function defaultWorkers(): number {
+  // One core stays with the HTTP event loop so reads stay fast while slices run.
+  return Math.max(1, availableParallelism() - 1);
+}
+
+export function defaultConfig(): ServiceConfig {
+  return {
+    port: 8080,
+    host: '0.0.0.0',
+    dataDir: './data',
+    workers: defaultWorkers(),
+    maxUploadBytes: 512 * 1024 * 1024,
+    retentionDays: 7,
+    sweepIntervalS: 3600,
+    maxAttempts: 3,
+    taskTimeoutS: 1800,
+    leaseS: 30,
+    shutdownGraceS: 10,
+    workerMaxMemoryMb: 0,
+    requestTimeoutS: 600,
+    logLevel: 'info',
+    metricsPublic: true,
+    trustProxy: false,
+  };
+}
+
+/** Environment variable → config key. */
+const ENV_KEYS: Record<string, keyof ServiceConfig> = {
+  PORT: 'port',
+  HOST: 'host',
+  STRATUM_PORT: 'port',
+  STRATUM_HOST: 'host',
+  STRATUM_DATA_DIR: 'dataDir',
+  STRATUM_WORKERS: 'workers',
+  STRATUM_MAX_UPLOAD_BYTES: 'maxUploadBytes',
+  STRATUM_RETENTION_DAYS: 'retentionDays',
+  STRATUM_SWEEP_INTERVAL_S: 'sweepIntervalS',
+  STRATUM_MAX_ATTEMPTS: 'maxAttempts',
+  STRATUM_TASK_TIMEOUT_S: 'taskTimeoutS',
+  STRATUM_LEASE_S: 'leaseS',
+  STRATUM_SHUTDOWN_GRACE_S: 'shutdownGraceS',
+  STRATUM_WORKER_MAX_MEMORY_MB: 'workerMaxMemoryMb',
+  STRATUM_REQUEST_TIMEOUT_S: 'requestTimeoutS',
+  STRATUM_LOG_LEVEL: 'logLevel',
+  STRATUM_METRICS_PUBLIC: 'metricsPublic',
+  STRATUM_TRUST_PROXY: 'trustProxy',
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Coerces one raw value (string from env/flags, or JSON value from the file) into the key's type. */
+function coerce(key: keyof ServiceConfig, raw: unknown, source: string): ServiceConfig[keyof ServiceConfig] {
+  const template = defaultConfig()[key];
+  if (typeof template === 'number') {
+    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    const integer = key !== 'retentionDays';
+    if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
+      throw new ConfigError(`${source}: '${String(raw)}' is not a valid ${integer ? 'whole number' : 'number'} ≥ 0`);
+    }
+    if ((key === 'workers' || key === 'maxAttempts' || key === 'maxUploadBytes') && n < 1) {
+      throw new ConfigError(`${source}: must be at least 1`);
+    }
+    if (key === 'port' && n > 65535) throw new ConfigError(`${source}: not a port number`);
+    return n;
+  }
+  if (typeof template === 'boolean') {
+    if (typeof raw === 'boolean') return raw;
+    const s = String(raw).trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+    if (['0', 'false', 'no', 'off'].includes(s)) return false;
+    throw new ConfigError(`${source}: '${String(raw)}' is not true/false`);
+  }
+  const s = String(raw);
+  if (key === 'logLevel' && !LOG_LEVELS.includes(s)) {
+    throw new ConfigError(`${source}: log level must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return s;
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** path of a JSON config file; else STRATUM_CONFIG */
+  configFile?: string;
+  /** highest precedence (command-line flags) */
+  overrides?: Partial<Record<keyof ServiceConfig, unknown>>;
+}
+
+export function loadConfig(opts: LoadConfigOptions = {}): ServiceConfig {
+  const env = opts.env ?? process.env;
+  const config = defaultConfig() as unknown as Record<string, unknown>;
+  const file = opts.configFile ?? env.STRATUM_CONFIG;
+  if (file) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`config file ${file}: ${(err as Error).message}`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new ConfigError(`config file ${file}: expected a JSON object`);
+    }
+    for (const [k, v] of Object.entries(parsed)) {
+      if (!(k in config)) throw new ConfigError(`config file ${file}: unknown key '${k}'`);
+      config[k] = coerce(k as keyof ServiceConfig, v, `config file ${file}, key ${k}`);
+    }
+  }
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const v = env[name];
+    if (v !== undefined && v !== '') config[key] = coerce(key, v, `environment variable ${name}`);
+  }
+  for (const [k, v] of Object.entries(opts.overrides ?? {})) {
+    if (v !== undefined) config[k] = coerce(k as keyof ServiceConfig, v, `option --${k}`);
+  }
+  const result = config as unknown as ServiceConfig;
+  result.dataDir = resolve(result.dataDir);
+  return result;
+}

@@ -1,0 +1,32 @@
+// Finished outputs (G-code, FCode) for download.
+import type { Readable } from 'node:stream';
+import { fileNotFound } from './errors.js';
+import { isGuid, normaliseGuid } from './ids.js';
+import type { OutputRecord } from './model.js';
+import { BlobNotFoundError, type BlobStore, type MetadataStore } from './ports.js';
+
+export interface Download {
+  output: OutputRecord;
+  stream: Readable;
+  size: number;
+}
+
+export class OutputService {
+  constructor(
+    private readonly store: MetadataStore,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  /** The output's bytes; URE006 when there is no such output for the caller or it has expired. */
+  async open(accountId: string, outputId: string): Promise<Download> {
+    const output = isGuid(outputId) ? await this.store.getOutput(accountId, normaliseGuid(outputId)) : null;
+    if (!output) throw fileNotFound(`no output ${outputId.slice(0, 80)}`);
+    try {
+      const { stream, size } = await this.blobs.get(output.blobKey);
+      return { output, stream, size };
+    } catch (err) {
+      if (err instanceof BlobNotFoundError) throw fileNotFound(`the output ${output.id} is no longer stored`);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+// The body of a task start (`POST /{ws|stl}/tasks`), checked for shape and normalised. Which files
+// exist and whether the presets exist is the task service's part.
+import { badRequest } from './errors.js';
+import type { OutputFormat, TaskSettingsEcho } from './model.js';
+
+export interface FileEntry {
+  fileId: string;
+  /** as the client wrote it; the stored type is what counts */
+  type?: string;
+  fileName?: string;
+  arrayDimensions?: [number, number, number];
+  filamentName?: string;
+}
+
+export interface StartTaskInput {
+  files: FileEntry[];
+  settings: TaskSettingsEcho;
+}
+
+const SUPPORT_TYPES = ['n', 'e', 'b'] as const;
+const MAX_FILES = 64;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function optionalString(obj: Record<string, unknown>, key: string, where: string): string | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw badRequest(`${where}.${key} must be a string`);
+  if (v.length > 200) throw badRequest(`${where}.${key} is too long`);
+  return v;
+}
+
+function parseDimensions(v: unknown, where: string): [number, number, number] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (
+    !Array.isArray(v) ||
+    v.length !== 3 ||
+    !v.every((n) => typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 1_000_000)
+  ) {
+    throw badRequest(`${where}.arrayDimensions must be three positive whole numbers (x, y, z counts)`);
+  }
+  return [v[0], v[1], v[2]];
+}
+
+function parseFiles(v: unknown): FileEntry[] {
+  if (!Array.isArray(v) || v.length === 0) throw badRequest('files must be a non-empty array of file references');
+  if (v.length > MAX_FILES) throw badRequest(`a task takes at most ${MAX_FILES} files`);
+  return v.map((raw, i) => {
+    const where = `files[${i}]`;
+    if (!isObject(raw)) throw badRequest(`${where} must be an object with fileId, fileName and type`);
+    const fileId = raw.fileId;
+    if (typeof fileId !== 'string' || fileId === '') throw badRequest(`${where}.fileId is required`);
+    const entry: FileEntry = { fileId };
+    const type = optionalString(raw, 'type', where);
+    const fileName = optionalString(raw, 'fileName', where);
+    const dims = parseDimensions(raw.arrayDimensions, where);
+    const filamentName = optionalString(raw, 'filamentName', where);
+    if (type !== undefined) entry.type = type;
+    if (fileName !== undefined) entry.fileName = fileName;
+    if (dims) entry.arrayDimensions = dims;
+    if (filamentName !== undefined) entry.filamentName = filamentName;
+    return entry;
+  });
+}
+
+function parseSettings(v: unknown): TaskSettingsEcho {
+  if (!isObject(v)) throw badRequest('settings must be an object with printerModel, supportType and filamentPresetName');
+  const printerModel = optionalString(v, 'printerModel', 'settings');
+  if (!printerModel) throw badRequest('settings.printerModel is required');
+  const rawSupport = optionalString(v, 'supportType', 'settings') ?? 'n';
+  const supportType = rawSupport.toLowerCase() as TaskSettingsEcho['supportType'];
+  if (!SUPPORT_TYPES.includes(supportType)) {
+    throw badRequest(`settings.supportType must be n (none), e (everywhere) or b (build plate only), not '${rawSupport}'`);
+  }
+  const settings: TaskSettingsEcho = { printerModel, supportType };
+  const filament = optionalString(v, 'filamentPresetName', 'settings');
+  const quality = optionalString(v, 'qualityPresetName', 'settings');
+  const format = optionalString(v, 'outputFormat', 'settings');
+  if (filament) settings.filamentPresetName = filament;
+  if (quality) settings.qualityPresetName = quality;
+  if (format) {
+    const upper = format.toUpperCase();
+    if (upper !== 'GCODE' && upper !== 'FCODE') throw badRequest(`settings.outputFormat must be GCODE or FCODE`);
+    settings.outputFormat = upper as OutputFormat;
+  }
+  if (v.overrides !== undefined && v.overrides !== null) {
+    if (!isObject(v.overrides)) throw badRequest('settings.overrides must be an object of setting names and values');
+    settings.overrides = { ...v.overrides };
+  }
+  return settings;
+}
+
+export function parseStartTask(body: unknown): StartTaskInput {
+  if (!isObject(body)) throw badRequest('the request body must be a JSON object with files and settings');
+  return { files: parseFiles(body.files), settings: parseSettings(body.settings) };
+}
+
+export const SUPPORT_TYPE_SETTING: Record<TaskSettingsEcho['supportType'], string> = {
+  n: 'none',
+  e: 'everywhere',
+  b: 'buildplate',
+};

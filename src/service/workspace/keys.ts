@@ -1,0 +1,26 @@
+// Workspace files come with either casing of every key (`Models`/`models`, `metaData`/`MetaData`,
+// `X`/`x`): look keys up without regard to case.
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** obj[key] with the key matched case-insensitively (exact spelling first, it is the common case). */
+export function prop(obj: JsonObject, key: string): unknown {
+  if (key in obj) return obj[key];
+  const lower = key.toLowerCase();
+  for (const k of Object.keys(obj)) if (k.toLowerCase() === lower) return obj[k];
+  return undefined;
+}
+
+export function numberProp(obj: JsonObject, key: string): number | undefined {
+  const v = prop(obj, key);
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+export function stringProp(obj: JsonObject, key: string): string | undefined {
+  const v = prop(obj, key);
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,150 @@
+// BlobStore on the local file system. A put streams into a temporary file under `tmp/`, counting
+// bytes (the HTTP layer cannot be trusted to enforce a limit on a streamed body), fsyncs it and
+// renames it into place, so a blob is either complete or absent. Anything that fails on the way
+// (limit, client gone, disk full) removes the temporary file.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobNotFoundError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
+
+/** Keys are our own ("files/<guid>"), never user text; still refuse anything that could leave the root. */
+const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
+
+class ByteLimit extends Transform {
+  bytes = 0;
+  constructor(private readonly limit: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) done(new BlobTooLargeError(this.limit));
+    else done(null, chunk);
+  }
+}
+
+export class DiskBlobStore implements BlobStore {
+  private readonly tmpDir: string;
+  private readonly madeDirs = new Set<string>();
+
+  constructor(private readonly root: string) {
+    this.tmpDir = join(root, 'tmp');
+  }
+
+  private path(key: string): string {
+    if (!KEY.test(key) || key.split('/').some((p) => p === '..' || p === '.')) {
+      throw new Error(`invalid blob key '${key}'`);
+    }
+    return join(this.root, key);
+  }
+
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.madeDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.madeDirs.add(dir);
+  }
+
+  async put(key: string, source: Readable | Uint8Array, opts: BlobPutOptions = {}): Promise<{ size: number }> {
+    const final = this.path(key);
+    await this.ensureDir(this.tmpDir);
+    await this.ensureDir(dirname(final));
+    const tmp = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    let size = 0;
+    try {
+      if (source instanceof Uint8Array) {
+        if (opts.maxBytes !== undefined && source.byteLength > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
+        const handle = await open(tmp, 'wx', 0o644);
+        try {
+          await handle.writeFile(source);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        size = source.byteLength;
+      } else {
+        const counter = new ByteLimit(opts.maxBytes ?? Number.POSITIVE_INFINITY);
+        await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx', mode: 0o644, flush: true }));
+        size = counter.bytes;
+      }
+      await rename(tmp, final);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    await syncDir(dirname(final));
+    return { size };
+  }
+
+  async get(key: string): Promise<{ stream: Readable; size: number }> {
+    const file = this.path(key);
+    try {
+      const st = await stat(file);
+      return { stream: createReadStream(file), size: st.size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async read(key: string): Promise<Uint8Array> {
+    try {
+      return await readFile(this.path(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await stat(this.path(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  /** Removes temporary files older than `olderThanMs` (left by a process that died mid-write). */
+  async sweepTemp(olderThanMs: number): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.tmpDir);
+    } catch {
+      return 0;
+    }
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of names) {
+      const file = join(this.tmpDir, name);
+      try {
+        if ((await stat(file)).mtimeMs <= cutoff) {
+          await unlink(file);
+          removed++;
+        }
+      } catch {
+        /* raced with its writer finishing: fine */
+      }
+    }
+    return removed;
+  }
+}
+
+/** Makes a rename durable; some file systems refuse to open a directory, which only costs durability. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const h = await open(dir, 'r');
+    try {
+      await h.sync();
+    } finally {
+      await h.close();
+    }
+  } catch {
+    /* best effort */
+  }
+}

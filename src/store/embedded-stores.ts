@@ -1,0 +1,33 @@
+// The embedded runtime's stores: one SQLite file for metadata and the job queue, blobs on the
+// local disk, all under the data directory.
+import { join } from 'node:path';
+import type { BlobStoreConfig } from './blob-store-factory.js';
+import { DiskBlobStore } from './disk/disk-blob-store.js';
+import { openDatabase } from './sqlite/open-database.js';
+import { SqliteJobQueue } from './sqlite/sqlite-job-queue.js';
+import { SqliteMetadataStore } from './sqlite/sqlite-metadata-store.js';
+
+export interface EmbeddedStores {
+  metadata: SqliteMetadataStore;
+  queue: SqliteJobQueue;
+  blobs: DiskBlobStore;
+  blobConfig: BlobStoreConfig;
+  close(): Promise<void>;
+}
+
+export function databasePath(dataDir: string): string {
+  return join(dataDir, 'stratum.db');
+}
+
+export function openEmbeddedStores(dataDir: string): EmbeddedStores {
+  const db = openDatabase(databasePath(dataDir));
+  const metadata = new SqliteMetadataStore(db);
+  const blobConfig: BlobStoreConfig = { kind: 'disk', root: join(dataDir, 'blobs') };
+  return {
+    metadata,
+    queue: new SqliteJobQueue(db),
+    blobs: new DiskBlobStore(blobConfig.root),
+    blobConfig,
+    close: () => metadata.close(),
+  };
+}

@@ -1,0 +1,113 @@
+// JobQueue on the embedded database: a jobs table with leases. A claim takes the oldest queued
+// job and stamps it with the owner and a lease deadline in one statement; a job whose owner died
+// (lease expired, or the embedded server restarted) goes back to the queue with its attempt count.
+import type { ClaimedJob, JobQueue, RecoveredJobs } from '../../service/ports.js';
+import type { SqliteDatabase } from './open-database.js';
+
+export class SqliteJobQueue implements JobQueue {
+  private readonly s;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.s = {
+      enqueue: db.prepare(
+        `INSERT INTO jobs (task_id, seq, state, attempts) VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM jobs), 'queued', 0)
+         ON CONFLICT (task_id) DO NOTHING`,
+      ),
+      claim: db.prepare(
+        `UPDATE jobs SET state = 'leased', attempts = attempts + 1, lease_owner = @owner, lease_until = @until
+         WHERE task_id = (SELECT task_id FROM jobs WHERE state = 'queued' ORDER BY seq LIMIT 1)
+         RETURNING task_id, attempts`,
+      ),
+      heartbeat: db.prepare(
+        `UPDATE jobs SET lease_until = ? WHERE task_id = ? AND state = 'leased' AND lease_owner = ?`,
+      ),
+      complete: db.prepare(`DELETE FROM jobs WHERE task_id = ? AND lease_owner = ?`),
+      release: db.prepare(
+        `UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), lease_owner = NULL, lease_until = NULL
+         WHERE task_id = ? AND state = 'leased' AND lease_owner = ?`,
+      ),
+      retry: db.prepare(
+        `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL
+         WHERE task_id = ? AND state = 'leased' AND lease_owner = ?`,
+      ),
+      remove: db.prepare('DELETE FROM jobs WHERE task_id = ?'),
+      expired: db.prepare(`SELECT task_id, attempts FROM jobs WHERE state = 'leased' AND lease_until <= ?`),
+      leasedNotBy: db.prepare(`SELECT task_id, attempts FROM jobs WHERE state = 'leased' AND lease_owner <> ?`),
+      requeue: db.prepare(
+        `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL,
+           seq = (SELECT coalesce(min(seq), 1) - 1 FROM jobs)
+         WHERE task_id = ?`,
+      ),
+      depth: db.prepare(`SELECT count(*) AS n FROM jobs WHERE state = 'queued'`),
+      has: db.prepare('SELECT 1 FROM jobs WHERE task_id = ?'),
+    };
+  }
+
+  async enqueue(taskId: string): Promise<void> {
+    this.s.enqueue.run(taskId);
+  }
+
+  async claim(owner: string, leaseMs: number): Promise<ClaimedJob | null> {
+    const r = this.s.claim.get({ owner, until: Date.now() + leaseMs }) as
+      | { task_id: string; attempts: number }
+      | undefined;
+    return r ? { taskId: r.task_id, attempts: r.attempts } : null;
+  }
+
+  async heartbeat(taskId: string, owner: string, leaseMs: number): Promise<boolean> {
+    return this.s.heartbeat.run(Date.now() + leaseMs, taskId, owner).changes > 0;
+  }
+
+  async complete(taskId: string, owner: string): Promise<void> {
+    this.s.complete.run(taskId, owner);
+  }
+
+  async retry(taskId: string, owner: string): Promise<void> {
+    this.s.retry.run(taskId, owner);
+  }
+
+  async release(taskId: string, owner: string): Promise<void> {
+    this.s.release.run(taskId, owner);
+  }
+
+  async remove(taskId: string): Promise<void> {
+    this.s.remove.run(taskId);
+  }
+
+  async recoverExpired(now: number, maxAttempts: number): Promise<RecoveredJobs> {
+    return this.recover(this.s.expired.all(now) as { task_id: string; attempts: number }[], maxAttempts);
+  }
+
+  /**
+   * Embedded mode only: one server owns the database, so at its start every lease held by another
+   * owner belongs to a process that is gone: recover those jobs at once instead of waiting out the lease.
+   */
+  async recoverAbandoned(currentOwner: string, maxAttempts: number): Promise<RecoveredJobs> {
+    return this.recover(this.s.leasedNotBy.all(currentOwner) as { task_id: string; attempts: number }[], maxAttempts);
+  }
+
+  private recover(rows: { task_id: string; attempts: number }[], maxAttempts: number): RecoveredJobs {
+    const out: RecoveredJobs = { requeued: [], exhausted: [] };
+    this.db.transaction(() => {
+      for (const r of rows) {
+        if (r.attempts >= maxAttempts) {
+          this.s.remove.run(r.task_id);
+          out.exhausted.push(r.task_id);
+        } else {
+          // interrupted work goes to the front: it was next in line before
+          this.s.requeue.run(r.task_id);
+          out.requeued.push(r.task_id);
+        }
+      }
+    })();
+    return out;
+  }
+
+  async depth(): Promise<number> {
+    return (this.s.depth.get() as { n: number }).n;
+  }
+
+  async has(taskId: string): Promise<boolean> {
+    return this.s.has.get(taskId) !== undefined;
+  }
+}
