@@ -126,6 +126,8 @@ function side(ax: number, ay: number, bx: number, by: number, cx: number, cy: nu
 
 /** Is (px, py) inside the area (odd number of edges crossed by a ray towards +x)? */
 function insideAt(g: EdgeGrid, px: number, py: number): boolean {
+  // pattern polylines start beyond the area's bounds: skip the ray cast for them
+  if (px < g.x0 || py < g.y0 || px > g.x0 + g.nx * g.cell || py > g.y0 + g.ny * g.cell) return false;
   let inside = false;
   const n = g.ex.length >> 1;
   for (let e = 0; e < n; e++) {
