@@ -5,11 +5,21 @@
 // share a key (non-manifold edges), a partner that keeps the direction consistent is preferred.
 import type { SegmentBuffer } from './segments.js';
 
+/** A chain that could not be closed through shared edges, oriented like the loops. */
+export interface OpenChain {
+  /** flat [x0, y0, …] in µm */
+  points: number[];
+  /** edge keys (vertex indices, lower first) of its first and last point */
+  headLo: number;
+  headHi: number;
+  tailLo: number;
+  tailHi: number;
+}
+
 export interface Chains {
   /** closed loops, flat [x0, y0, x1, y1, …] in µm (not rounded); the first point is not repeated */
   loops: number[][];
-  /** chains that could not be closed through shared edges, oriented like the loops */
-  open: number[][];
+  open: OpenChain[];
 }
 
 /** Per-layer scratch space, reused to avoid allocating for every layer. */
@@ -78,7 +88,7 @@ export function chainSegments(buf: SegmentBuffer, scratch: ChainScratch): Chains
   indexEndpoints(keys, endpoints, mask, scratch);
   const used = scratch.used;
   const loops: number[][] = [];
-  const open: number[][] = [];
+  const open: OpenChain[] = [];
   for (let s0 = 0; s0 < n; s0++) {
     if (used[s0]) continue;
     used[s0] = 1;
@@ -123,8 +133,10 @@ export function chainSegments(buf: SegmentBuffer, scratch: ChainScratch): Chains
       reversePoints(back);
       chain = back.concat(pts);
     }
+    // x: the endpoint at the tail, y: at the head
+    const [h, t] = votes < 0 ? [x, y] : [y, x];
     if (votes < 0) reversePoints(chain);
-    open.push(chain);
+    open.push({ points: chain, headLo: keys[2 * h], headHi: keys[2 * h + 1], tailLo: keys[2 * t], tailHi: keys[2 * t + 1] });
   }
   return { loops, open };
 }

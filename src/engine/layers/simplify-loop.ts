@@ -3,7 +3,11 @@
 // `tolerance` of it. Runs are grown from an anchor with a "sleeve": each point farther than the
 // tolerance from the anchor narrows the cone of directions a replacing segment may take, so every
 // dropped point is checked against the final segment (the error never accumulates along a gentle
-// curve) and the work stays linear in the number of points.
+// curve) and the work stays linear in the number of points. Corners (sharp turns) are always kept,
+// so a run never cuts one off even when it lies within the tolerance.
+
+/** A turn sharper than this (cosine of 30°) makes a point a corner. */
+const CORNER_COS = Math.cos(Math.PI / 6);
 
 /** Rounds to integers and removes consecutive duplicates (also last = first). */
 function roundUnique(src: number[]): number[] {
@@ -26,7 +30,7 @@ function roundUnique(src: number[]): number[] {
  * From anchor a, the farthest index b (≤ a + n − 1 … the loop wraps, index n is point 0 again) such
  * that the segment a → b passes within `tol` of every point between them.
  */
-function farthestReach(p: number[], n: number, a: number, end: number, tol: number): number {
+function farthestReach(p: number[], n: number, a: number, end: number, tol: number, corner: Uint8Array): number {
   const ax = p[2 * a];
   const ay = p[2 * a + 1];
   // the cone of allowed directions, bounded by right (rx, ry) and left (lx, ly); open until a point constrains it
@@ -46,6 +50,7 @@ function farthestReach(p: number[], n: number, a: number, end: number, tol: numb
       if (!inCone || d < maxDist - tol) break;
       best = j;
     }
+    if (corner[jj]) break; // never run past a corner
     if (d > tol) {
       // directions whose line passes within tol of this point, heading forwards: ± asin(tol / d)
       const s = tol / d;
@@ -73,15 +78,44 @@ function farthestReach(p: number[], n: number, a: number, end: number, tol: numb
   return best;
 }
 
+/** Marks the points where the outline turns sharply; returns the index of one of them, or 0. */
+function markCorners(p: number[], n: number, corner: Uint8Array): number {
+  let any = -1;
+  for (let i = 0; i < n; i++) {
+    const h = i === 0 ? n - 1 : i - 1;
+    const j = i === n - 1 ? 0 : i + 1;
+    const ax = p[2 * i] - p[2 * h];
+    const ay = p[2 * i + 1] - p[2 * h + 1];
+    const bx = p[2 * j] - p[2 * i];
+    const by = p[2 * j + 1] - p[2 * i + 1];
+    const isCorner = ax * bx + ay * by < CORNER_COS * Math.sqrt((ax * ax + ay * ay) * (bx * bx + by * by));
+    corner[i] = +isCorner;
+    if (isCorner && any < 0) any = i;
+  }
+  return Math.max(any, 0);
+}
+
+/** Rotates a flat point list so that point `k` comes first. */
+function rotate(p: number[], k: number): number[] {
+  return k === 0 ? p : p.slice(2 * k).concat(p.slice(0, 2 * k));
+}
+
 /** The simplified loop (integer µm), or an empty array when fewer than 3 points remain. */
 export function simplifyLoop(src: number[], tolerance: number): number[] {
-  const p = roundUnique(src);
+  let p = roundUnique(src);
   const n = p.length >> 1;
   if (n < 3) return [];
+  let corner = new Uint8Array(n);
+  const first = markCorners(p, n, corner);
+  if (first > 0) {
+    // start at a corner, so the loop's fixed first point is one that must stay anyway
+    p = rotate(p, first);
+    corner = Uint8Array.from({ length: n }, (_v, i) => corner[(i + first) % n]);
+  }
   const out: number[] = [p[0], p[1]];
   let a = 0; // anchor: the last kept point
   while (a < n) {
-    const b = farthestReach(p, n, a, n, tolerance);
+    const b = farthestReach(p, n, a, n, tolerance, corner);
     if (b >= n) break; // back at the first point
     out.push(p[2 * b], p[2 * b + 1]);
     a = b;

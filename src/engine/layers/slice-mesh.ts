@@ -8,6 +8,7 @@ import { union } from '../geom/clipper.js';
 import { SegmentBuffer, cutTriangles } from './segments.js';
 import { ChainScratch, chainSegments } from './chain.js';
 import { stitchChains } from './stitch.js';
+import { MeshHoles } from './holes.js';
 import { simplifyLoop } from './simplify-loop.js';
 
 /** Points closer than this (µm) to the line of their neighbours are dropped. */
@@ -84,10 +85,11 @@ function updateActive(active: Int32Array, n: number, b: Buckets, l: number): num
 }
 
 /** One layer's segments → closed, simplified loops (integer µm, not yet unioned). */
-function layerLoops(seg: SegmentBuffer, scratch: ChainScratch, report: SliceReport): number[][] {
+function layerLoops(seg: SegmentBuffer, scratch: ChainScratch, holes: () => MeshHoles, report: SliceReport): number[][] {
   const { loops, open } = chainSegments(seg, scratch);
   if (open.length > 0) {
-    const st = stitchChains(open);
+    const h = holes();
+    const st = stitchChains(open, (lo, hi) => h.holeOf(lo, hi));
     report.stitchedLayers++;
     report.droppedChains += st.dropped;
     for (const l of st.loops) loops.push(l);
@@ -117,11 +119,13 @@ export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: n
   let nActive = 0;
   const seg = new SegmentBuffer();
   const scratch = new ChainScratch();
+  let meshHoles: MeshHoles | null = null;
+  const holes = () => (meshHoles ??= new MeshHoles(indices));
   for (let l = 0; l < nL; l++) {
     nActive = updateActive(active, nActive, buckets, l);
     seg.reset();
     cutTriangles(positionsUm, indices, active, nActive, sorted[l], seg);
-    const loops = layerLoops(seg, scratch, rep);
+    const loops = layerLoops(seg, scratch, holes, rep);
     result[planeOrder[l]] = loops.length > 0 ? union(loops, 'nonzero') : [];
   }
   return result;

@@ -1,0 +1,197 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { initGeometry } from '../src/engine/geom/clipper.js';
+import { sliceMesh, type SliceReport } from '../src/engine/layers/index.js';
+import { parseModel, meshBounds } from '../src/engine/mesh/index.js';
+import type { Mesh, Paths } from '../src/engine/types.js';
+import { box, squareTube, merge, signedVolume, area, MODELS_DIR, type TestMesh } from './mesh-fixtures.js';
+
+const MM = 1000;
+const slice = (m: TestMesh, zs: number[], report?: SliceReport) =>
+  sliceMesh(Float64Array.from(m.positions), Uint32Array.from(m.indices), zs, report);
+const totalArea = (ps: Paths) => ps.reduce((s, p) => s + area(p), 0);
+const cube = box(0, 0, 0, 20 * MM, 20 * MM, 20 * MM);
+
+/** A placed mesh (µm, centred at 110, 110 mm, on z = 0) and the middle of each 0.2 mm layer. */
+function placed(mesh: Mesh): { positions: Float64Array; zs: number[] } {
+  const b = meshBounds(mesh);
+  const positions = new Float64Array(mesh.positions.length);
+  for (let i = 0; i < positions.length; i += 3) {
+    positions[i] = (mesh.positions[i] - (b.min[0] + b.max[0]) / 2 + 110) * MM;
+    positions[i + 1] = (mesh.positions[i + 1] - (b.min[1] + b.max[1]) / 2 + 110) * MM;
+    positions[i + 2] = (mesh.positions[i + 2] - b.min[2]) * MM;
+  }
+  const zs: number[] = [];
+  for (let z = 100; z < (b.max[2] - b.min[2]) * MM; z += 200) zs.push(z);
+  return { positions, zs };
+}
+const readModel = (f: string) => parseModel(new Uint8Array(readFileSync(path.join(MODELS_DIR!, f))), f).mesh;
+
+test('fixtures are wound outwards', () => {
+  assert.equal(signedVolume(cube), 8e12);
+  assert.equal(signedVolume(squareTube(20 * MM, 10 * MM, 5 * MM)), 300e6 * 5 * MM);
+});
+
+test('a cube: one counter-clockwise 20 mm square at every height, integer µm', async () => {
+  await initGeometry();
+  const zs = [1, 100, 7777.5, 10000, 19999];
+  const layers = slice(cube, zs);
+  assert.equal(layers.length, zs.length);
+  for (const l of layers) {
+    assert.equal(l.length, 1);
+    assert.equal(l[0].length, 8, 'four corners, nothing else');
+    assert.equal(area(l[0]), 400e6);
+    assert.ok(l[0].every(Number.isInteger));
+  }
+});
+
+test('planes through vertices: the plane counts as nudged upwards, never a duplicate', async () => {
+  await initGeometry();
+  const layers = slice(cube, [0, 20 * MM, 25 * MM, -5]);
+  assert.equal(totalArea(layers[0]), 400e6, 'z = bottom: the section just above it');
+  assert.deepEqual(layers[1], [], 'z = top: nothing above it');
+  assert.deepEqual(layers[2], []);
+  assert.deepEqual(layers[3], []);
+  // side faces split at mid-height: vertices lie exactly on the plane z = 10 mm
+  const lower = box(0, 0, 0, 20 * MM, 20 * MM, 10 * MM);
+  const upper = box(0, 0, 10 * MM, 20 * MM, 20 * MM, 20 * MM);
+  const stacked = merge(lower, upper);
+  for (const z of [10 * MM, 10 * MM - 1, 10 * MM + 1]) {
+    const [l] = slice(stacked, [z]);
+    assert.equal(l.length, 1, `z = ${z}`);
+    assert.equal(area(l[0]), 400e6);
+  }
+});
+
+test('a cube with a square hole through it: outer contour CCW, hole CW', async () => {
+  await initGeometry();
+  const [l] = slice(squareTube(20 * MM, 10 * MM, 10 * MM), [5 * MM]);
+  assert.equal(l.length, 2);
+  const areas = l.map(area).sort((a, b) => a - b);
+  assert.deepEqual(areas, [-100e6, 400e6]);
+});
+
+test('two overlapping cubes give one outline, their union', async () => {
+  await initGeometry();
+  const two = merge(cube, box(10 * MM, 5 * MM, 0, 30 * MM, 25 * MM, 20 * MM));
+  const [l] = slice(two, [10 * MM]);
+  assert.equal(l.length, 1);
+  assert.equal(area(l[0]), 400e6 + 400e6 - 10 * MM * 15 * MM);
+  // the same cube twice (duplicated shell) is still one cube
+  const [d] = slice(merge(cube, cube), [10 * MM]);
+  assert.equal(d.length, 1);
+  assert.equal(area(d[0]), 400e6);
+});
+
+test('flipped triangles change nothing; a fully inverted mesh still slices', async () => {
+  await initGeometry();
+  const zs = [3 * MM, 10 * MM, 17 * MM];
+  const ref = slice(cube, zs);
+  for (const t of [4, 5, 8]) {
+    const flipped = { positions: cube.positions, indices: cube.indices.slice() };
+    [flipped.indices[3 * t + 1], flipped.indices[3 * t + 2]] = [flipped.indices[3 * t + 2], flipped.indices[3 * t + 1]];
+    assert.deepEqual(slice(flipped, zs).map(totalArea), ref.map(totalArea), `triangle ${t} flipped`);
+  }
+  const inverted = { positions: cube.positions, indices: cube.indices.map((_v, i, a) => a[i - (i % 3) + [0, 2, 1][i % 3]]) };
+  assert.ok(signedVolume(inverted) < 0);
+  assert.deepEqual(slice(inverted, zs).map(totalArea), ref.map(totalArea));
+  const tube = squareTube(20 * MM, 10 * MM, 10 * MM);
+  const invTube = { positions: tube.positions, indices: tube.indices.map((_v, i, a) => a[i - (i % 3) + [0, 2, 1][i % 3]]) };
+  assert.deepEqual(slice(invTube, [5 * MM]).map(totalArea), [300e6]);
+});
+
+test('a missing triangle: the open chain is stitched into a closed loop of the right area', async () => {
+  await initGeometry();
+  for (const missing of [4, 6, 10]) {
+    const holed = { positions: cube.positions, indices: cube.indices.filter((_v, i) => Math.floor(i / 3) !== missing) };
+    const report: SliceReport = { stitchedLayers: 0, droppedChains: 0 };
+    const layers = slice(holed, [2 * MM, 10 * MM, 18 * MM], report);
+    for (const l of layers) {
+      assert.equal(l.length, 1);
+      assert.ok(Math.abs(area(l[0]) - 400e6) <= 400e6 * 1e-6, `area ${area(l[0])}`);
+    }
+    assert.equal(report.stitchedLayers, 3);
+    assert.equal(report.droppedChains, 0);
+  }
+});
+
+test('planes in any order come back in the caller\'s order', async () => {
+  await initGeometry();
+  const tall = box(0, 0, 0, 10 * MM, 10 * MM, 30 * MM);
+  const narrow = box(0, 0, 0, 5 * MM, 5 * MM, 10 * MM);
+  const layers = slice(merge(tall, box(20 * MM, 0, 0, 25 * MM, 5 * MM, 10 * MM), narrow), [25 * MM, 5 * MM, 15 * MM]);
+  assert.deepEqual(layers.map(totalArea), [100e6, 125e6, 100e6]);
+});
+
+test('XYZ calibration cube: 20 mm square minus engraved letters', { skip: !MODELS_DIR }, async () => {
+  await initGeometry();
+  const { positions, zs } = placed(readModel('xyz_calibration_cube.stl'));
+  const layers = sliceMesh(positions, readModel('xyz_calibration_cube.stl').indices, zs);
+  assert.equal(layers.length, 100);
+  const areas = layers.map((l) => totalArea(l) / 1e6);
+  for (const a of areas) assert.ok(a > 370 && a <= 400.001, `area ${a}`);
+  const engraved = areas.filter((a) => a < 399.9).length;
+  assert.ok(engraved > 20 && engraved < 100, `${engraved} layers cut through letters`);
+  assert.ok(areas.some((a) => Math.abs(a - 400) < 0.01), 'layers above and below the letters are full squares');
+  for (const l of layers) assert.equal(l.filter((p) => area(p) > 0).length, 1, 'one outer contour');
+});
+
+test('broken meshes: extra internal surface is ignored, a missing triangle is closed', { skip: !MODELS_DIR }, async () => {
+  await initGeometry();
+  const extra = readModel('broken_extra_surface.stl');
+  const pe = placed(extra);
+  const le = sliceMesh(pe.positions, extra.indices, pe.zs);
+  assert.ok(le.every((l) => l.length > 0), 'every layer has a section');
+  // a 40 mm disc up to z = 5 mm, then a tube (r ≈ 8–10 mm); the stray sheet at r = 20 mm adds nothing
+  assert.ok(Math.abs(totalArea(le[10]) / 1e6 - Math.PI * 400) < 2);
+  assert.ok(Math.abs(totalArea(le[100]) / 1e6 - 113.06) < 0.5, `${totalArea(le[100]) / 1e6}`);
+
+  const holed = readModel('broken_missing_triangle.stl');
+  const ph = placed(holed);
+  const report: SliceReport = { stitchedLayers: 0, droppedChains: 0 };
+  const lh = sliceMesh(ph.positions, holed.indices, ph.zs, report);
+  // fill the hole (its three open edges) and compare with the repaired mesh
+  const edges = new Map<string, number[]>();
+  for (let t = 0; t < holed.indices.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = holed.indices[t + k];
+      const b = holed.indices[t + ((k + 1) % 3)];
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      const e = edges.get(key);
+      if (e) e.push(a);
+      else edges.set(key, [a, b]);
+    }
+  }
+  const open = [...edges.values()].filter((e) => e.length === 2);
+  assert.equal(open.length, 3);
+  // open edges run a→b in the existing triangles; the patch runs the other way round
+  const patch = [open[0][1], open[0][0]];
+  const third = open.find((e) => e[1] === open[0][0])!;
+  patch.push(third[0]);
+  const repaired = Uint32Array.from([...holed.indices, ...patch]);
+  const lr = sliceMesh(ph.positions, repaired, ph.zs);
+  assert.ok(report.stitchedLayers > 0 && report.droppedChains === 0);
+  for (let i = 0; i < lh.length; i++) {
+    assert.equal(lh[i].length, lr[i].length);
+    const a = totalArea(lh[i]);
+    const b = totalArea(lr[i]);
+    assert.ok(Math.abs(a - b) <= b * 1e-3, `layer ${i}: ${a} vs ${b}`);
+  }
+});
+
+test('3DBenchy: 240 layers, none empty, in well under a second', { skip: !MODELS_DIR }, async () => {
+  await initGeometry();
+  const mesh = readModel('3dbenchy.stl');
+  const { positions, zs } = placed(mesh);
+  const t0 = performance.now();
+  const layers = sliceMesh(positions, mesh.indices, zs);
+  const ms = performance.now() - t0;
+  assert.equal(layers.length, 240);
+  assert.ok(layers.every((l) => l.length > 0));
+  // the hull's first layer is about 18.7 mm² (keel strips), the widest about 1076 mm²
+  const areas = layers.map((l) => totalArea(l) / 1e6);
+  assert.ok(Math.max(...areas) > 1000 && Math.max(...areas) < 1100);
+  console.log(`3DBenchy: 240 layers sliced in ${ms.toFixed(0)} ms (cold)`);
+});
