@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { readGcodeLayer } from '../src/cli/gcode-reader.js';
 import { Canvas } from '../src/cli/raster.js';
 import { parseSetArgs, parseSupport } from '../src/cli/set-values.js';
 import { formatDuration } from '../src/cli/format.js';
+import { writeFileAtomic } from '../src/cli/atomic-write.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'stratum.js');
@@ -269,6 +270,34 @@ test('--set values are typed from their text; --support maps n/e/b', () => {
   assert.deepEqual([parseSupport('n'), parseSupport('e'), parseSupport('B')], ['none', 'everywhere', 'buildplate']);
   assert.throws(() => parseSupport('x'), /--support/);
   assert.throws(() => parseSetArgs(['=3']), /key=value/);
+});
+
+test('atomic writes replace regular files only: links keep pointing, pipes are written in place', async () => {
+  const dir = join(work, 'atomic');
+  mkdirSync(dir);
+  const enc = (t: string) => new TextEncoder().encode(t);
+  await writeFileAtomic(join(dir, 'new.gcode'), enc('fresh'));
+  assert.equal(readFileSync(join(dir, 'new.gcode'), 'utf8'), 'fresh');
+  writeFileSync(join(dir, 'real.gcode'), 'old');
+  symlinkSync('real.gcode', join(dir, 'link.gcode'));
+  await writeFileAtomic(join(dir, 'link.gcode'), enc('new'));
+  assert.equal(readlinkSync(join(dir, 'link.gcode')), 'real.gcode', 'the link is still a link');
+  assert.equal(readFileSync(join(dir, 'real.gcode'), 'utf8'), 'new');
+  const fifo = join(dir, 'pipe');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  const chunks: Buffer[] = [];
+  const reader = createReadStream(fifo);
+  reader.on('data', (c) => chunks.push(c as Buffer));
+  const ended = new Promise<void>((r) => reader.on('end', () => r()));
+  await writeFileAtomic(fifo, enc('through the pipe'));
+  await ended;
+  assert.equal(Buffer.concat(chunks).toString(), 'through the pipe');
+  assert.ok(lstatSync(fifo).isFIFO(), 'the FIFO was not replaced by a file');
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  const aborted = AbortSignal.abort();
+  await assert.rejects(writeFileAtomic(join(dir, 'real.gcode'), enc('late'), aborted), { name: 'SliceCancelled' });
+  assert.equal(readFileSync(join(dir, 'real.gcode'), 'utf8'), 'new', 'a cancelled write leaves the old file');
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
 });
 
 test('durations print as h:mm:ss with unpadded hours past a day', () => {

@@ -1,12 +1,54 @@
 // Writes a file so that readers see either the old file or the complete new one, never a part:
 // a temporary file in the same directory (same file system, so rename is atomic), fsync, rename.
-import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// Only regular files are replaced that way: a device or a pipe given as the output (`-o /dev/null`,
+// `-o /dev/stdout`, a FIFO) is written in place, and a symbolic link keeps pointing where it did.
+import { lstat, open, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-export async function writeFileAtomic(file: string, data: Uint8Array): Promise<void> {
-  const dir = dirname(file);
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+/**
+ * Where the bytes must go, and whether they may go there by rename. Only a regular file (or a new
+ * one) is replaced by rename; through a symbolic link, the regular file it points to. Devices,
+ * pipes, sockets, anything under /dev or /proc, and links that do not resolve to a regular file are
+ * written in place: renaming over them would replace a system entry with a plain file.
+ */
+async function resolveTarget(file: string): Promise<{ path: string; atomic: boolean }> {
+  let entry;
+  try {
+    entry = await lstat(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { path: file, atomic: !isSystemPath(resolve(file)) };
+    throw err;
+  }
+  if (entry.isFile()) return { path: file, atomic: !isSystemPath(resolve(file)) };
+  if (!entry.isSymbolicLink()) return { path: file, atomic: false };
+  try {
+    const real = await realpath(file);
+    if ((await stat(real)).isFile() && !isSystemPath(real)) return { path: real, atomic: true };
+  } catch {
+    /* a dangling or special link: written in place below */
+  }
+  return { path: file, atomic: false };
+}
+
+function isSystemPath(absolute: string): boolean {
+  return /^\/(dev|proc|sys)(\/|$)/.test(absolute);
+}
+
+function cancelled(): Error {
+  const err = new Error('write cancelled');
+  err.name = 'SliceCancelled';
+  return err;
+}
+
+export async function writeFileAtomic(file: string, data: Uint8Array, signal?: AbortSignal): Promise<void> {
+  const target = await resolveTarget(file);
+  if (!target.atomic) {
+    await writeFile(target.path, data);
+    return;
+  }
+  const dir = dirname(target.path);
+  const tmp = join(dir, `.${basename(target.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(tmp, 'wx', 0o644);
   try {
     try {
@@ -15,7 +57,9 @@ export async function writeFileAtomic(file: string, data: Uint8Array): Promise<v
     } finally {
       await handle.close();
     }
-    await rename(tmp, file);
+    // Last moment to give up without touching the old file.
+    if (signal?.aborted) throw cancelled();
+    await rename(tmp, target.path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;

@@ -3,9 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { slice, initGeometry } from '../engine/index.js';
 import type { SliceStats } from '../engine/index.js';
-import { parseModel } from '../engine/mesh/index.js';
 import { resolveSettings } from '../profiles/index.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { CliError, EXIT_INTERRUPTED, EXIT_OK, UsageError, fsErrorMessage, isCancelled } from './errors.js';
@@ -13,6 +11,7 @@ import { fixed, formatDuration } from './format.js';
 import { createProgressBar } from './progress-bar.js';
 import { parseSetArgs, parseSupport } from './set-values.js';
 import { sigintAbort } from './sigint.js';
+import { sliceOnThread } from './slice-thread.js';
 
 export const SLICE_USAGE = `usage: stratum slice MODEL -o OUT [options]
 
@@ -114,26 +113,25 @@ export async function run(argv: string[]): Promise<number> {
     throw new CliError(fsErrorMessage('read', args.model, err));
   }
   const name = basename(args.model);
-  const parsed = parseModel(bytes, name);
-  warnings.push(...parsed.warnings);
 
   const bar = createProgressBar(process.stderr, !args.quiet && process.stderr.isTTY === true);
   const interrupt = sigintAbort();
   let stats: SliceStats;
   let output: Uint8Array;
   let format: 'GCODE' | 'FCODE';
+  let triangles: number;
   try {
-    await initGeometry();
-    const result = await slice([{ name, mesh: parsed.mesh }], settings, {
+    const result = await sliceOnThread(bytes, name, settings, {
       onProgress: (fraction, stage) => bar.update(fraction, stage),
       signal: interrupt.signal,
     });
     bar.done();
-    if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
-    ({ stats, output, format } = result);
+    ({ stats, output, format, triangles } = result);
+    warnings.push(...result.parseWarnings);
     try {
-      await writeFileAtomic(args.output, output);
+      await writeFileAtomic(args.output, output, interrupt.signal);
     } catch (err) {
+      if (isCancelled(err)) throw err;
       throw new CliError(fsErrorMessage('write', args.output, err));
     }
   } catch (err) {
@@ -152,7 +150,7 @@ export async function run(argv: string[]): Promise<number> {
       model: args.model,
       output: args.output,
       format,
-      triangles: parsed.mesh.indices.length / 3,
+      triangles,
       ...stats,
       warnings: [...new Set(warnings)],
       printTime: formatDuration(stats.printTimeS),
