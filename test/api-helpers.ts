@@ -1,0 +1,154 @@
+// Shared helpers of the service tests: a real server on a loopback port with a temporary data
+// directory, a small HTTP client, polling, and the G-code header reader. No tests in here.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer } from '../src/api/start-server.js';
+import { defaultConfig, type ServiceConfig } from '../src/service/config.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SHARED = process.env.STRATUM_SHARED ?? join(REPO_ROOT, '..', 'shared');
+export const CUBE_STL = join(SHARED, 'models', 'xyz_calibration_cube.stl');
+export const STRATUM_BIN = join(REPO_ROOT, 'bin', 'stratum.js');
+
+/** Settings that make the calibration cube slice for several seconds (cancel and kill tests). */
+export const SLOW_OVERRIDES = { layerHeight: 0.05, firstLayerHeight: 0.1, infillDensity: 100, infillPattern: 'gyroid' };
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `stratum-${prefix}-`));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  key: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export function testConfig(dataDir: string, over: Partial<ServiceConfig> = {}): ServiceConfig {
+  return {
+    ...defaultConfig(),
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    workers: 1,
+    logLevel: 'silent',
+    sweepIntervalS: 0,
+    shutdownGraceS: 0,
+    ...over,
+  };
+}
+
+export async function startTestServer(over: Partial<ServiceConfig> = {}, workerFile?: string): Promise<TestServer> {
+  const dataDir = tempDir('api');
+  const server = await startServer(testConfig(dataDir, over), workerFile ? { workerFile } : {});
+  const { key } = await server.runtime.accounts.createKey('test');
+  return {
+    server,
+    url: server.url,
+    key,
+    dataDir,
+    async close() {
+      await server.close(0);
+      removeDir(dataDir);
+    },
+  };
+}
+
+export interface CallOptions {
+  method?: string;
+  key?: string | null;
+  /** JSON body (sets Content-Type) */
+  json?: unknown;
+  /** raw body */
+  body?: Uint8Array | string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  bytes: Uint8Array;
+}
+
+export async function call(base: string, path: string, opts: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers['Ocp-Apim-Subscription-Key'] = opts.key;
+  let body: Uint8Array | string | undefined = opts.body;
+  if (opts.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  const res = await fetch(base + path, {
+    method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: body as BodyInit | undefined,
+  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const text = Buffer.from(bytes).toString('utf8');
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed, bytes };
+}
+
+export async function upload(t: { url: string; key: string }, type: string, name: string, bytes: Uint8Array | string): Promise<CallResult> {
+  return call(t.url, `/v1/upload/${type}/${encodeURIComponent(name)}`, {
+    key: t.key,
+    body: bytes,
+    headers: { 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-cache' },
+  });
+}
+
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Polls a task until its status is one of `statuses`. */
+export async function waitForStatus(
+  t: { url: string; key: string },
+  kind: 'ws' | 'stl',
+  taskId: string,
+  statuses: string[],
+  timeoutMs = 15_000,
+): Promise<CallResult['body']> {
+  return waitFor(`task ${taskId} to be ${statuses.join('|')}`, async () => {
+    const r = await call(t.url, `/v1/${kind}/tasks/${taskId}`, { key: t.key });
+    return statuses.includes(r.body?.status) ? r.body : undefined;
+  }, timeoutMs);
+}
+
+/** The totals of a Cura-style G-code header: `;TIME:` seconds, `;Filament used:` metres, `;Filament weight:` grams. */
+export function gcodeHeaderTotals(gcode: string): { timeS: number; filamentM: number; weightG: number } {
+  const head = gcode.slice(0, 4000);
+  const num = (re: RegExp) => {
+    const m = re.exec(head);
+    if (!m) throw new Error(`header line ${re} missing`);
+    return Number(m[1]);
+  };
+  return {
+    timeS: num(/^;TIME:([\d.]+)/m),
+    filamentM: num(/^;Filament used: ([\d.]+)m/m),
+    weightG: num(/^;Filament weight: ([\d.]+)g/m),
+  };
+}
+
+export const STL_SETTINGS = { printerModel: 'Creality Ender 3', supportType: 'n', filamentPresetName: 'Createch_PLA' };

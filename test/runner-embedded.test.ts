@@ -1,0 +1,165 @@
+// The embedded runner with a scripted stand-in worker: progress, cancellation, retries after a
+// broken worker, user errors, time-outs, graceful shutdown and recovery after a dead process.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { after, describe, test } from 'node:test';
+import pino from 'pino';
+import type { ServiceConfig } from '../src/service/config.js';
+import { EmbeddedRuntime } from '../src/service/embedded-runtime.js';
+import type { TaskRecord } from '../src/service/model.js';
+import { parseStartTask } from '../src/service/task-request.js';
+import { removeDir, tempDir, testConfig, waitFor } from './api-helpers.js';
+import type { FakeScript } from './runner-fake-worker.js';
+
+const WORKER = new URL('./runner-fake-worker.js', import.meta.url).href;
+const silent = pino({ level: 'silent' });
+const dirs: string[] = [];
+after(() => dirs.forEach(removeDir));
+
+async function open(over: Partial<ServiceConfig> = {}, dir = tempDir('runner'), withoutRunner = false): Promise<EmbeddedRuntime> {
+  if (!dirs.includes(dir)) dirs.push(dir);
+  const rt = EmbeddedRuntime.open(testConfig(dir, { leaseS: 5, ...over }), silent, { workerFile: WORKER, withoutRunner });
+  await rt.start();
+  return rt;
+}
+
+async function account(rt: EmbeddedRuntime): Promise<string> {
+  const existing = await rt.accounts.listKeys();
+  if (existing[0]) return existing[0].accountId;
+  return (await rt.accounts.createKey('runner')).account.id;
+}
+
+async function startScripted(rt: EmbeddedRuntime, script: Omit<FakeScript, 'runLog'>): Promise<{ task: TaskRecord; runLog: string }> {
+  const accountId = await account(rt);
+  const runLog = join(rt.config.dataDir, 'runs.log');
+  const file = await rt.files.upload(accountId, { type: 'STL', fileName: 'fake.stl' }, Readable.from([JSON.stringify({ ...script, runLog })]));
+  const task = await rt.tasks.start(accountId, 'stl', parseStartTask({ files: [{ fileId: file.id }], settings: { printerModel: 'Creality Ender 3' } }));
+  return { task, runLog };
+}
+
+const runsOf = (runLog: string, taskId: string) => readFileSync(runLog, 'utf8').split('\n').filter((l) => l === taskId).length;
+const settled = (rt: EmbeddedRuntime, id: string) =>
+  waitFor(`task ${id} to end`, async () => {
+    const t = await rt.stores.metadata.getTask(id);
+    return t && ['finished', 'failed', 'cancelled'].includes(t.status) ? t : undefined;
+  });
+
+describe('embedded runner', () => {
+  test('a task goes queued → started → running (progress in (0,1), rising) → finished with info and output', async () => {
+    const rt = await open();
+    const seen: Array<{ status: string; progress: number }> = [];
+    rt.events.subscribeAll((t) => seen.push({ status: t.status, progress: t.progress }));
+    const { task } = await startScripted(rt, { steps: 20, stepMs: 30 });
+    const done = await settled(rt, task.id);
+    await rt.close();
+    assert.equal(done.status, 'finished');
+    assert.deepEqual(done.info, { time: '1:02:05', length: '1.00meter', weight: '2.50grams' });
+    assert.equal(done.output?.outputName, 'fake.gcode');
+    assert.equal(done.output?.fileId, done.output?.outputId);
+    assert.ok(done.startDate && done.endDate && done.endDate >= done.startDate);
+    assert.deepEqual(done.warnings, ['fake warning']);
+    assert.deepEqual(seen[0], { status: 'queued', progress: 0 });
+    assert.deepEqual(seen[1], { status: 'started', progress: 0 });
+    const running = seen.filter((e) => e.status === 'running');
+    assert.ok(running.length >= 5, `progress was saved ${running.length} times`);
+    for (let i = 0; i < running.length; i++) {
+      assert.ok(running[i]!.progress > 0 && running[i]!.progress < 1);
+      if (i > 0) assert.ok(running[i]!.progress > running[i - 1]!.progress);
+    }
+    assert.deepEqual(seen.at(-1), { status: 'finished', progress: 1 });
+  });
+
+  test('cancelling a running task stops its worker at once; the next task starts', async () => {
+    const rt = await open();
+    const { task } = await startScripted(rt, { steps: 1000, stepMs: 50 });
+    const next = await startScripted(rt, { steps: 2, stepMs: 10 });
+    await waitFor('running', async () => (await rt.stores.metadata.getTask(task.id))?.status === 'running');
+    const t0 = Date.now();
+    const cancelled = await rt.tasks.cancel(await account(rt), task.id);
+    assert.equal(cancelled.status, 'cancelled');
+    await waitFor('worker freed', async () => rt.runner!.activeCount === 0 || (await rt.stores.metadata.getTask(next.task.id))?.status !== 'queued');
+    const freedMs = Date.now() - t0;
+    assert.ok(freedMs < 1000, `worker freed after ${freedMs} ms`);
+    assert.equal((await settled(rt, next.task.id)).status, 'finished');
+    const after = await rt.stores.metadata.getTask(task.id);
+    assert.equal(after?.status, 'cancelled');
+    assert.equal(after?.output, null);
+    await rt.close();
+  });
+
+  test('a worker that dies is replaced and the task runs again', async () => {
+    const rt = await open();
+    const { task, runLog } = await startScripted(rt, { crashRuns: 1, crash: 'exit' });
+    const done = await settled(rt, task.id);
+    await rt.close();
+    assert.equal(done.status, 'finished');
+    assert.equal(runsOf(runLog, task.id), 2);
+  });
+
+  test('after three broken attempts the task fails with SF000; a user error fails at once', async () => {
+    const rt = await open({ maxAttempts: 3 });
+    const broken = await startScripted(rt, { crashRuns: 10, crash: 'throw' });
+    const bad = await startScripted(rt, { userError: "model 'x' lies outside the build volume" });
+    const b = await settled(rt, broken.task.id);
+    const u = await settled(rt, bad.task.id);
+    await rt.close();
+    assert.equal(b.status, 'failed');
+    assert.equal(b.error?.errorCode, 'SF000');
+    assert.match(b.error!.message, /3 times/);
+    assert.equal(runsOf(broken.runLog, broken.task.id), 3);
+    assert.deepEqual(u.error, { errorCode: 'SF000', message: "model 'x' lies outside the build volume" });
+    assert.equal(runsOf(bad.runLog, bad.task.id), 1);
+  });
+
+  test('a slice over the time limit is stopped and fails', async () => {
+    const rt = await open({ taskTimeoutS: 1 });
+    const { task } = await startScripted(rt, { steps: 1000, stepMs: 20 });
+    const done = await settled(rt, task.id);
+    await rt.close();
+    assert.equal(done.status, 'failed');
+    assert.match(done.error!.message, /longer than 1 s/);
+  });
+
+  test('a graceful stop puts the running task back in the queue; the next start finishes it', async () => {
+    const dir = tempDir('runner-stop');
+    const rt = await open({}, dir);
+    const { task, runLog } = await startScripted(rt, { steps: 40, stepMs: 50 });
+    await waitFor('running', async () => (await rt.stores.metadata.getTask(task.id))?.status === 'running');
+    await rt.close(0);
+    const stopped = EmbeddedRuntime.open(testConfig(dir), silent, { withoutRunner: true });
+    assert.equal((await stopped.stores.metadata.getTask(task.id))?.status, 'queued');
+    assert.equal(await stopped.stores.queue.depth(), 1);
+    await stopped.close();
+    const rt2 = await open({}, dir);
+    const done = await settled(rt2, task.id);
+    await rt2.close();
+    assert.equal(done.status, 'finished');
+    assert.equal(runsOf(runLog, task.id), 2);
+  });
+
+  test('work a dead process held is resumed at start, unless it used up its attempts', async () => {
+    const dir = tempDir('runner-dead');
+    const before = await open({}, dir, true);
+    const a = await startScripted(before, { steps: 2 });
+    const b = await startScripted(before, { steps: 2 });
+    const q = before.stores.queue;
+    // the dead process claimed a once, and b for the third time
+    assert.equal((await q.claim('dead', 600_000))?.taskId, a.task.id);
+    await before.stores.metadata.updateTask(a.task.id, ['queued'], { status: 'running', progress: 0.5 });
+    for (let i = 1; i <= 3; i++) {
+      const job = await q.claim('dead', 600_000);
+      assert.deepEqual(job, { taskId: b.task.id, attempts: i });
+      if (i < 3) await q.retry(b.task.id, 'dead');
+    }
+    await before.close();
+    const rt = await open({ maxAttempts: 3 }, dir);
+    const doneA = await settled(rt, a.task.id);
+    const doneB = await settled(rt, b.task.id);
+    await rt.close();
+    assert.equal(doneA.status, 'finished');
+    assert.equal(doneB.status, 'failed');
+    assert.match(doneB.error!.message, /interrupted 3 times/);
+  });
+});

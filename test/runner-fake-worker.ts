@@ -1,0 +1,42 @@
+// A stand-in slicing worker for the runner tests (no tests in here). It speaks the real worker's
+// protocol, but its "model" file is a JSON script: how many progress steps and how long each,
+// whether to crash (a thrown error, or the worker thread exiting) on the first N runs, or to fail
+// with a user error. Every run is appended to `runLog`, so tests can count attempts.
+import { appendFileSync, readFileSync } from 'node:fs';
+import type { SliceJob, SliceJobResult } from '../src/runner/slice-job.js';
+import { openBlobStore } from '../src/store/blob-store-factory.js';
+
+export interface FakeScript {
+  runLog: string;
+  steps?: number;
+  stepMs?: number;
+  crashRuns?: number;
+  crash?: 'exit' | 'throw';
+  userError?: string;
+}
+
+export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> {
+  const store = openBlobStore(job.blobs);
+  const script = JSON.parse(Buffer.from(await store.read(job.model.blobKey)).toString('utf8')) as FakeScript;
+  appendFileSync(script.runLog, `${job.taskId}\n`);
+  const runs = readFileSync(script.runLog, 'utf8').split('\n').filter((l) => l === job.taskId).length;
+  if (script.crashRuns && runs <= script.crashRuns) {
+    if (script.crash === 'exit') process.exit(1);
+    throw new Error('the fake worker broke');
+  }
+  if (script.userError) return { ok: false, userError: true, message: script.userError };
+  const steps = script.steps ?? 10;
+  for (let i = 0; i < steps; i++) {
+    await new Promise((r) => setTimeout(r, script.stepMs ?? 10));
+    job.progressPort.postMessage({ fraction: (i + 1) / steps, stage: 'fake' });
+  }
+  const { size } = await store.put(job.outputBlobKey, Buffer.from(`;FAKE ${job.taskId} run ${runs}\n`));
+  job.progressPort.close();
+  return {
+    ok: true,
+    format: 'GCODE',
+    size,
+    stats: { layerCount: steps, printTimeS: 3725, filamentMm: 1000, filamentG: 2.5, sliceMs: 1 },
+    warnings: ['fake warning'],
+  };
+}
