@@ -32,7 +32,9 @@ export function firstPosition(plans: readonly LayerPlan[]): { x: number; y: numb
 
 /** Seconds per layer of the plan (start and end G-code not included). */
 export function estimateLayerTimes(plans: readonly LayerPlan[], settings: SliceSettings): number[] {
-  const moves = new MoveBuffer(1024);
+  let opCount = 0;
+  for (const p of plans) opCount += p.ops.length;
+  const moves = new MoveBuffer(opCount + plans.length + 16);
   const emitter = new LayerEmitter({
     settings,
     rules: flavorRules(settings.gcodeFlavor),

@@ -52,7 +52,7 @@ export function writeGcode(plans: readonly LayerPlan[], settings: SliceSettings,
   // ── pass 1: layer text and machine moves ────────────────────────────────────────────────────
   let opCount = 0;
   for (const p of plans) opCount += p.ops.length;
-  const moves = new MoveBuffer(opCount + 64);
+  const moves = new MoveBuffer(opCount + plans.length + 256);
   const start = parseGcode(startGcode, { into: moves });
   const startMoves = moves.length;
   const emitter = new LayerEmitter({
@@ -166,6 +166,7 @@ function objectDefinitions(emitter: LayerEmitter, names: readonly string[]): str
   const models = [...emitter.modelBounds.keys()].sort((a, b) => a - b);
   for (const m of models) {
     const [x0, y0, x1, y1] = emitter.modelBounds.get(m)!;
+    if (!(x0 <= x1)) continue; // announced but never extruded
     const f = micronsToMm;
     const cx = Math.round((x0 + x1) / 2);
     const cy = Math.round((y0 + y1) / 2);

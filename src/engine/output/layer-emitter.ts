@@ -50,6 +50,8 @@ export class LayerEmitter {
   private type: string | null = null;
   private model = Number.NaN;
   private activeObject = -1;
+  /** XY box of the current model's extrusions (null outside models) */
+  private modelBox: [number, number, number, number] | null = null;
   private lines: string[] | null = null;
   private readonly s: SliceSettings;
   private readonly relativeE: boolean;
@@ -71,6 +73,7 @@ export class LayerEmitter {
     const L = this.lines;
     this.type = null;
     this.model = Number.NaN;
+    this.modelBox = null;
     if (L) {
       if (this.setup.rules.klipper) L.push(`SET_PRINT_STATS_INFO CURRENT_LAYER=${position + 1}`);
       if (position === 1) this.afterFirstLayer(L);
@@ -135,7 +138,13 @@ export class LayerEmitter {
         this.e += op.e;
         this.netFilamentMm += op.e;
         this.growXY(x, y);
-        if (this.model >= 0) this.growModel(this.model, x, y);
+        const mb = this.modelBox;
+        if (mb) {
+          if (x < mb[0]) mb[0] = x;
+          if (y < mb[1]) mb[1] = y;
+          if (x > mb[2]) mb[2] = x;
+          if (y > mb[3]) mb[3] = y;
+        }
         if (L) L.push('G1' + f + ' X' + micronsToMm(x) + ' Y' + micronsToMm(y) + ' E' + dec5(this.relativeE ? op.e : this.e));
         return;
       }
@@ -170,6 +179,7 @@ export class LayerEmitter {
         if (op.model !== this.model) {
           if (L) this.changeModel(L, op.model, op.modelName);
           this.model = op.model;
+          this.modelBox = op.model >= 0 ? this.boxOf(op.model) : null;
         }
         if (op.type !== this.type) {
           L?.push(';TYPE:' + op.type);
@@ -200,15 +210,13 @@ export class LayerEmitter {
     return this.setup.objectNames?.[model] ?? `model_${model}`;
   }
 
-  private growModel(model: number, x: number, y: number): void {
-    const b = this.modelBounds.get(model);
+  /** The model's XY box, created empty (min > max) on first use. */
+  private boxOf(model: number): [number, number, number, number] {
+    let b = this.modelBounds.get(model);
     if (!b) {
-      this.modelBounds.set(model, [x, y, x, y]);
-      return;
+      b = [Infinity, Infinity, -Infinity, -Infinity];
+      this.modelBounds.set(model, b);
     }
-    if (x < b[0]) b[0] = x;
-    if (y < b[1]) b[1] = y;
-    if (x > b[2]) b[2] = x;
-    if (y > b[3]) b[3] = y;
+    return b;
   }
 }

@@ -27,7 +27,19 @@ export function mm3(v: number): string {
   return micronsToMm(Math.round(v * 1000));
 }
 
-/** A value with 5 decimals at most, trailing zeros trimmed (E values). */
+/** "000" … "999": three digits, zero-padded. */
+const DIGITS_3: string[] = Array.from({ length: 1000 }, (_, f) => String(f).padStart(3, '0'));
+/** "" for 0, else two digits zero-padded with trailing zeros trimmed: 5 → "05", 50 → "5". */
+const DIGITS_2_TRIMMED: string[] = Array.from({ length: 100 }, (_, f) => {
+  if (f === 0) return '';
+  const s = String(f).padStart(2, '0');
+  return s.endsWith('0') ? s[0]! : s;
+});
+
+/**
+ * A value with 5 decimals at most, trailing zeros trimmed (E values). The fraction is split into
+ * its first three and last two digits and looked up, since this runs once per extrusion line.
+ */
 export function dec5(v: number): string {
   let n = Math.round(v * 100000);
   if (n === 0) return '0';
@@ -37,16 +49,11 @@ export function dec5(v: number): string {
     n = -n;
   }
   const whole = Math.floor(n / 100000);
-  let frac = n - whole * 100000;
+  const frac = n - whole * 100000;
   if (frac === 0) return sign + whole;
-  let digits = 5;
-  while (frac % 10 === 0) {
-    frac /= 10;
-    digits--;
-  }
-  let f = String(frac);
-  while (f.length < digits) f = '0' + f;
-  return sign + whole + '.' + f;
+  const hi = Math.floor(frac / 100);
+  const lo = frac - hi * 100;
+  return lo === 0 ? sign + whole + FRACTION_3[hi] : sign + whole + '.' + DIGITS_3[hi] + DIGITS_2_TRIMMED[lo];
 }
 
 /** Seconds as PrusaSlicer writes durations: "1d 2h 3m 4s", leading zero units left out ("5m 0s"). */

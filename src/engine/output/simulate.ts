@@ -92,7 +92,10 @@ export function simulate(input: MoveBuffer | readonly MoveInput[], limits: Machi
     prevNominal = v;
     prevRest = rest;
     lastRest = rest;
-    prevAxisV.set(axisV);
+    prevAxisV[0] = axisV[0]!;
+    prevAxisV[1] = axisV[1]!;
+    prevAxisV[2] = axisV[2]!;
+    prevAxisV[3] = axisV[3]!;
   }
 
   // backward pass: each move must be able to slow down to the next move's entry speed
