@@ -319,7 +319,7 @@ test('minimum layer time caps the fastest speeds first, down to minPrintSpeed', 
   assert.ok(pl.ops.filter((o) => o.op === 'extrude').every((o) => (o as { speed: number }).speed === 10));
 });
 
-test('monotonic skin: each line comes after the overlapping line below it', () => {
+test('monotonic skin: neighbouring lines always follow each other the same way', () => {
   // horizontal skin lines 0.4 mm apart, split by a hole between x = 8 and 12 mm on rows 3..6
   const lines: ExtrusionPath[] = [];
   for (let r = 0; r < 10; r++) {
@@ -330,26 +330,31 @@ test('monotonic skin: each line comes after the overlapping line below it', () =
   }
   const isl = squareIsland(0, 0, 20000, { skin: lines });
   isl.walls = [];
-  const { plan } = planLayer(layerOf(1, [isl]), settings({ monotonicSkin: true }), ['m'], { x: 19000, y: 19000 }, 5);
-  // recover the printed order: y of every extrusion, in order, with x extent
-  const printed: Array<{ y: number; x0: number; x1: number }> = [];
-  let x = 19000;
-  for (const o of plan.ops) {
-    if (o.op === 'extrude') printed.push({ y: o.y, x0: Math.min(x, o.x), x1: Math.max(x, o.x) });
-    if (o.op === 'extrude' || o.op === 'travel') x = o.x;
-  }
-  assert.equal(printed.length, lines.length);
-  for (let i = 0; i < printed.length; i++) {
-    for (let j = i + 1; j < printed.length; j++) {
-      const a = printed[i], b = printed[j];
-      const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
-      // b printed after a: b must not be the lower neighbour of a
-      assert.ok(!(overlap && a.y - b.y === W), `line at y=${b.y} printed after its upper neighbour y=${a.y}`);
+  /** The printed lines in order; the sign of y-steps between overlapping neighbours (+1 up, −1 down). */
+  const run = (start: { x: number; y: number }) => {
+    const { plan } = planLayer(layerOf(1, [isl]), settings({ monotonicSkin: true }), ['m'], start, 5);
+    const printed: Array<{ y: number; x0: number; x1: number }> = [];
+    let x = start.x;
+    for (const o of plan.ops) {
+      if (o.op === 'extrude') printed.push({ y: o.y, x0: Math.min(x, o.x), x1: Math.max(x, o.x) });
+      if (o.op === 'extrude' || o.op === 'travel') x = o.x;
     }
-  }
-  // directions alternate (each line starts at the end nearer the previous end)
-  const ends = plan.ops.filter((o) => o.op === 'extrude').map((o) => (o as { x: number }).x);
-  assert.ok(ends[0] !== ends[1]);
+    assert.equal(printed.length, lines.length);
+    const signs = new Set<number>();
+    for (let i = 0; i < printed.length; i++) {
+      for (let j = i + 1; j < printed.length; j++) {
+        const a = printed[i], b = printed[j];
+        const overlap = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
+        if (overlap && Math.abs(a.y - b.y) === W) signs.add(Math.sign(b.y - a.y));
+      }
+    }
+    // each line starts at the end nearer the previous line's end: directions alternate
+    const ends = plan.ops.filter((o) => o.op === 'extrude').map((o) => (o as { x: number }).x);
+    assert.notEqual(ends[0], ends[1]);
+    return [...signs];
+  };
+  assert.deepEqual(run({ x: 1000, y: 1000 }), [1], 'from below: upwards only');
+  assert.deepEqual(run({ x: 19000, y: 19000 }), [-1], 'from above: downwards only');
 });
 
 test('planLayers throws SliceCancelled when the signal fires', () => {

@@ -51,26 +51,36 @@ function inwardNormal(idx: EdgeIndex, e: number): [number, number] {
   return [(-(y2 - y1) / len) * side, ((x2 - x1) / len) * side];
 }
 
-/** Vertex v of polygon p, moved `inset` into the region along the bisector (miter capped at 2×). */
-function insetVertex(idx: EdgeIndex, p: number, v: number, inset: number): [number, number] {
-  const start = idx.polyStart[p];
-  const k = idx.polyStart[p + 1] - start;
-  const eIn = start + ((v - 1 + k) % k);
-  const eOut = start + v;
-  const [n1x, n1y] = inwardNormal(idx, eIn);
-  const [n2x, n2y] = inwardNormal(idx, eOut);
-  let bx = n1x + n2x, by = n1y + n2y;
-  const bl = Math.hypot(bx, by);
-  if (bl < 1e-9) {
-    bx = n1x;
-    by = n1y;
-  } else {
-    bx /= bl;
-    by /= bl;
-  }
-  const cos = Math.max(0.5, bx * n1x + by * n1y);
+/**
+ * Vertex v of polygon p moved `inset` into the region along the bisector (miter capped at 2×),
+ * pushed onto `out`. Written out longhand: long walks call it for every vertex.
+ */
+function pushInsetVertex(idx: EdgeIndex, p: number, v: number, inset: number, out: number[]): void {
   const poly = idx.polys[p];
-  return [poly[2 * v] + (bx * inset) / cos, poly[2 * v + 1] + (by * inset) / cos];
+  const k = poly.length >> 1;
+  const side = idx.inwardSide(p);
+  const u = v === 0 ? k - 1 : v - 1, w = v + 1 === k ? 0 : v + 1;
+  const x = poly[2 * v], y = poly[2 * v + 1];
+  let ax = x - poly[2 * u], ay = y - poly[2 * u + 1];
+  let bx = poly[2 * w] - x, by = poly[2 * w + 1] - y;
+  const la = Math.hypot(ax, ay) || 1, lb = Math.hypot(bx, by) || 1;
+  ax /= la;
+  ay /= la;
+  bx /= lb;
+  by /= lb;
+  // inward normals of the incoming and outgoing edges
+  const n1x = -ay * side, n1y = ax * side, n2x = -by * side, n2y = bx * side;
+  let mx = n1x + n2x, my = n1y + n2y;
+  const ml = Math.hypot(mx, my);
+  if (ml < 1e-9) {
+    mx = n1x;
+    my = n1y;
+  } else {
+    mx /= ml;
+    my /= ml;
+  }
+  const cos = Math.max(0.5, mx * n1x + my * n1y);
+  out.push(x + (mx * inset) / cos, y + (my * inset) / cos);
 }
 
 /** The point itself when inside the region, else the nearest boundary point moved inside, or null. */
@@ -93,7 +103,16 @@ function moveInside(r: CombRegion, x: number, y: number): [number, number] | nul
  * Route along polygon boundary from an exit point (on edge eOut) to an entry point (on edge eIn) of
  * the same polygon, the shorter way round, as inset points (exit and entry included).
  */
-function walkBoundary(r: CombRegion, ex: number, ey: number, eOut: number, nx: number, ny: number, eIn: number): number[] {
+function walkBoundary(
+  r: CombRegion,
+  ex: number,
+  ey: number,
+  eOut: number,
+  nx: number,
+  ny: number,
+  eIn: number,
+  maxLen: number,
+): number[] | null {
   const idx = r.comb;
   const p = idx.edgePoly[eOut];
   const start = idx.polyStart[p];
@@ -105,24 +124,22 @@ function walkBoundary(r: CombRegion, ex: number, ey: number, eOut: number, nx: n
   const out = [ex + o1x * r.inset, ey + o1y * r.inset];
   if (li !== lj) {
     // forward: vertices li+1 … lj; backward: vertices li … lj+1
-    const vx = (i: number) => poly[2 * i], vy = (i: number) => poly[2 * i + 1];
-    const pathLen = (step: 1 | -1): number => {
-      let i = step === 1 ? (li + 1) % k : li;
-      const stop = step === 1 ? lj : (lj + 1) % k;
-      let len = Math.hypot(vx(i) - ex, vy(i) - ey);
-      while (i !== stop) {
-        const n = (i + step + k) % k;
-        len += Math.hypot(vx(n) - vx(i), vy(n) - vy(i));
-        i = n;
-      }
-      return len + Math.hypot(nx - vx(stop), ny - vy(stop));
-    };
-    const step: 1 | -1 = pathLen(1) <= pathLen(-1) ? 1 : -1;
+    const cum = idx.perimeterAt(p);
+    const perim = cum[k];
+    // boundary length walking forward from vertex i to vertex j
+    const along = (i: number, j: number) => (((cum[j] - cum[i]) % perim) + perim) % perim;
+    const gap = (i: number, x: number, y: number) => Math.hypot(poly[2 * i] - x, poly[2 * i + 1] - y);
+    const a = (li + 1) % k, b = (lj + 1) % k;
+    const pathLen = (step: 1 | -1): number =>
+      step === 1 ? gap(a, ex, ey) + along(a, lj) + gap(lj, nx, ny) : gap(li, ex, ey) + along(b, li) + gap(b, nx, ny);
+    const fwd = pathLen(1), bwd = pathLen(-1);
+    // too long a detour is refused before any point is made
+    if (Math.min(fwd, bwd) > maxLen) return null;
+    const step: 1 | -1 = fwd <= bwd ? 1 : -1;
     let i = step === 1 ? (li + 1) % k : li;
     const stop = step === 1 ? lj : (lj + 1) % k;
     for (;;) {
-      const [x, y] = insetVertex(idx, p, i, r.inset);
-      out.push(x, y);
+      pushInsetVertex(idx, p, i, r.inset, out);
       if (i === stop) break;
       i = (i + step + k) % k;
     }
@@ -148,10 +165,10 @@ function pullTight(idx: EdgeIndex, pts: number[]): number[] | null {
 
 /**
  * A combed route from a to b inside the region: the points to visit after a, ending with b
- * (flat µm, rounded), or null when there is none (an endpoint too far outside, or the way leaves
- * through one boundary and comes back through another).
+ * (flat µm, rounded), or null when there is none (an endpoint too far outside, the way leaves
+ * through one boundary and comes back through another, or it would be longer than `maxLen`).
  */
-export function combRoute(r: CombRegion, ax: number, ay: number, bx: number, by: number): number[] | null {
+export function combRoute(r: CombRegion, ax: number, ay: number, bx: number, by: number, maxLen = Infinity): number[] | null {
   const a2 = moveInside(r, ax, ay);
   const b2 = moveInside(r, bx, by);
   if (!a2 || !b2) return null;
@@ -167,7 +184,9 @@ export function combRoute(r: CombRegion, ax: number, ay: number, bx: number, by:
     const [t0, e0] = pairs[i];
     const [t1, e1] = pairs[i + 1];
     if (r.comb.edgePoly[e0] !== r.comb.edgePoly[e1]) return null;
-    pts.push(...walkBoundary(r, a2[0] + t0 * dx, a2[1] + t0 * dy, e0, a2[0] + t1 * dx, a2[1] + t1 * dy, e1));
+    const walk = walkBoundary(r, a2[0] + t0 * dx, a2[1] + t0 * dy, e0, a2[0] + t1 * dx, a2[1] + t1 * dy, e1, maxLen);
+    if (!walk) return null;
+    for (const v of walk) pts.push(v);
   }
   pts.push(b2[0], b2[1]);
   const tight = pullTight(r.comb, pts);

@@ -43,19 +43,8 @@ export function simpleLayerTime(ops: PlanOp[], start: { x: number; y: number }):
   return { extrudeS, otherS };
 }
 
-/**
- * Slows a layer down to last at least minLayerTime. Like PrusaSlicer's cooling buffer it caps the
- * speed of the fastest extrusions (one common cap, found exactly) rather than scaling everything:
- * slow features keep their speed until the cap comes down to them. The cap never goes below
- * minPrintSpeed (moves already slower keep their speed); travels and retractions are not slowed.
- * Returns the cap applied, or null when the layer was slow enough.
- */
-export function applyMinLayerTime(ops: PlanOp[], start: { x: number; y: number }, s: SliceSettings): number | null {
-  if (!(s.minLayerTime > 0)) return null;
-  const { extrudeS, otherS } = simpleLayerTime(ops, start);
-  const need = s.minLayerTime - otherS;
-  if (extrudeS <= 0 || extrudeS + otherS >= s.minLayerTime) return null;
-  // length per distinct speed, fastest first
+/** Extruded length (mm) per speed in a layer's ops. */
+function extrudedBySpeed(ops: PlanOp[], start: { x: number; y: number }): Map<number, number> {
   const bySpeed = new Map<number, number>();
   let x = start.x, y = start.y;
   for (const o of ops) {
@@ -68,16 +57,31 @@ export function applyMinLayerTime(ops: PlanOp[], start: { x: number; y: number }
       y = o.y;
     }
   }
+  return bySpeed;
+}
+
+/**
+ * The speed cap that makes a layer last minLayerTime, or null when it is slow enough already.
+ * Like PrusaSlicer's cooling buffer it caps the fastest extrusions (one common cap, found exactly)
+ * rather than scaling everything: slow features keep their speed until the cap comes down to
+ * them. The cap never goes below minPrintSpeed; travel and retraction time (`otherS`) is fixed.
+ */
+export function minLayerTimeCap(bySpeed: Map<number, number>, otherS: number, s: SliceSettings): number | null {
+  if (!(s.minLayerTime > 0)) return null;
+  let extrudeS = 0;
+  for (const [v, len] of bySpeed) extrudeS += len / v;
+  if (extrudeS <= 0 || extrudeS + otherS >= s.minLayerTime) return null;
+  const need = s.minLayerTime - otherS;
   const speeds = [...bySpeed.keys()].sort((a, b) => b - a);
-  // with cap F between speeds[j+1] and speeds[j]: time = Σ_{i≤j} L_i / F + Σ_{i>j} L_i / v_i
-  let slowTime = 0; // Σ over the speeds not capped
-  for (const v of speeds) slowTime += bySpeed.get(v)! / v;
+  // with the cap F between speeds[j+1] and speeds[j]: time = Σ_{i≤j} L_i / F + Σ_{i>j} L_i / v_i
+  let slowTime = extrudeS;
   let cappedLen = 0;
   let cap = s.minPrintSpeed;
   for (let j = 0; j < speeds.length; j++) {
     const v = speeds[j];
-    cappedLen += bySpeed.get(v)!;
-    slowTime -= bySpeed.get(v)! / v;
+    const len = bySpeed.get(v)!;
+    cappedLen += len;
+    slowTime -= len / v;
     const rest = need - slowTime;
     const next = j + 1 < speeds.length ? speeds[j + 1] : 0;
     if (rest > 0) {
@@ -88,7 +92,17 @@ export function applyMinLayerTime(ops: PlanOp[], start: { x: number; y: number }
       }
     }
   }
-  cap = Math.max(cap, s.minPrintSpeed);
+  return Math.max(cap, s.minPrintSpeed);
+}
+
+/** Lowers every extrusion faster than `cap` to it. */
+export function capExtrusionSpeed(ops: PlanOp[], cap: number): void {
   for (const o of ops) if (o.op === 'extrude' && o.speed > cap) o.speed = cap;
+}
+
+/** Slows a layer's ops down to last at least minLayerTime (see minLayerTimeCap); returns the cap or null. */
+export function applyMinLayerTime(ops: PlanOp[], start: { x: number; y: number }, s: SliceSettings): number | null {
+  const cap = minLayerTimeCap(extrudedBySpeed(ops, start), simpleLayerTime(ops, start).otherS, s);
+  if (cap !== null) capExtrusionSpeed(ops, cap);
   return cap;
 }

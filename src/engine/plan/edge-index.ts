@@ -37,7 +37,11 @@ export class EdgeIndex {
   private readonly stamp: Int32Array;
   private stampNo = 0;
   private inward: Int8Array | null = null;
+  private perimeter: Array<Float64Array | undefined> = [];
   private readonly scratch: number[] = [];
+  private readonly cand: Int32Array;
+  private readonly all: Int32Array;
+  private hits: Int32Array;
 
   constructor(polys: Paths) {
     this.polys = polys.filter((p) => p.length >= 6);
@@ -49,7 +53,8 @@ export class EdgeIndex {
     this.polyStart = new Int32Array(this.polys.length + 1);
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     let e = 0;
-    this.polys.forEach((p, pi) => {
+    for (let pi = 0; pi < this.polys.length; pi++) {
+      const p = this.polys[pi];
       this.polyStart[pi] = e;
       const k = p.length >> 1;
       for (let i = 0; i < k; i++, e++) {
@@ -65,7 +70,7 @@ export class EdgeIndex {
         if (y1 < minY) minY = y1;
         if (y1 > maxY) maxY = y1;
       }
-    });
+    }
     this.polyStart[this.polys.length] = e;
     if (n === 0) minX = minY = maxX = maxY = 0;
     this.minX = minX;
@@ -80,22 +85,33 @@ export class EdgeIndex {
     this.nx = Math.max(1, Math.ceil(w / cell));
     this.ny = Math.max(1, Math.ceil(h / cell));
     const counts = new Int32Array(this.nx * this.ny + 1);
-    this.forEachEdgeCell((c) => counts[c + 1]++);
+    this.addEdgesToCells(counts, null);
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
     this.cellStart = counts.slice();
-    const fill = counts.slice();
     const cellEdges = new Int32Array(counts[counts.length - 1]);
-    this.forEachEdgeCell((c, edge) => (cellEdges[fill[c]++] = edge));
+    this.addEdgesToCells(counts, cellEdges);
     this.cellEdges = cellEdges;
     this.stamp = new Int32Array(n);
+    this.cand = new Int32Array(n);
+    this.all = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.all[i] = i;
+    this.hits = this.all;
   }
 
-  private forEachEdgeCell(fn: (cell: number, edge: number) => void): void {
+  /** First pass (edges null): counts edges per cell into slot + 1. Second pass: fills cells from `fill`. */
+  private addEdgesToCells(fill: Int32Array, edges: Int32Array | null): void {
     const s = this.seg;
     for (let e = 0; e < this.edgeCount; e++) {
-      const x0 = this.cx(Math.min(s[4 * e], s[4 * e + 2])), x1 = this.cx(Math.max(s[4 * e], s[4 * e + 2]));
-      const y0 = this.cy(Math.min(s[4 * e + 1], s[4 * e + 3])), y1 = this.cy(Math.max(s[4 * e + 1], s[4 * e + 3]));
-      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) fn(y * this.nx + x, e);
+      const ax = s[4 * e], ay = s[4 * e + 1], bx = s[4 * e + 2], by = s[4 * e + 3];
+      const x0 = this.cx(ax < bx ? ax : bx), x1 = this.cx(ax < bx ? bx : ax);
+      const y0 = this.cy(ay < by ? ay : by), y1 = this.cy(ay < by ? by : ay);
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          const c = y * this.nx + x;
+          if (edges) edges[fill[c]++] = e;
+          else fill[c + 1]++;
+        }
+      }
     }
   }
 
@@ -108,15 +124,20 @@ export class EdgeIndex {
     return c < 0 ? 0 : c >= this.ny ? this.ny - 1 : c;
   }
 
-  /** Calls fn once for every edge whose cells meet the box (each edge once). */
-  private visitBox(x0: number, y0: number, x1: number, y1: number, fn: (edge: number) => void): void {
-    if (this.edgeCount === 0 || x1 < this.minX || x0 > this.maxX || y1 < this.minY || y0 > this.maxY) return;
+  /**
+   * The edges whose cells meet the box, each once: returns how many, and leaves them in
+   * `this.hits` (no closures and no allocation: this runs for every travel).
+   */
+  private gather(x0: number, y0: number, x1: number, y1: number): number {
+    if (this.edgeCount === 0 || x1 < this.minX || x0 > this.maxX || y1 < this.minY || y0 > this.maxY) return 0;
     const cx0 = this.cx(x0), cx1 = this.cx(x1), cy0 = this.cy(y0), cy1 = this.cy(y1);
-    if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > this.edgeCount) {
-      for (let e = 0; e < this.edgeCount; e++) fn(e);
-      return;
+    if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) * 2 > this.edgeCount) {
+      this.hits = this.all;
+      return this.edgeCount;
     }
+    this.hits = this.cand;
     const stampNo = ++this.stampNo;
+    let n = 0;
     for (let y = cy0; y <= cy1; y++) {
       for (let x = cx0; x <= cx1; x++) {
         const c = y * this.nx + x;
@@ -124,10 +145,11 @@ export class EdgeIndex {
           const e = this.cellEdges[k];
           if (this.stamp[e] === stampNo) continue;
           this.stamp[e] = stampNo;
-          fn(e);
+          this.cand[n++] = e;
         }
       }
     }
+    return n;
   }
 
   /**
@@ -138,17 +160,20 @@ export class EdgeIndex {
   crossings(ax: number, ay: number, bx: number, by: number, out: number[]): void {
     const s = this.seg;
     const dx = bx - ax, dy = by - ay;
-    this.visitBox(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by), (e) => {
+    const n = this.gather(ax < bx ? ax : bx, ay < by ? ay : by, ax < bx ? bx : ax, ay < by ? by : ay);
+    const hits = this.hits;
+    for (let k = 0; k < n; k++) {
+      const e = hits[k];
       const px = s[4 * e], py = s[4 * e + 1], qx = s[4 * e + 2], qy = s[4 * e + 3];
       const sp = dx * (py - ay) - dy * (px - ax);
       const sq = dx * (qy - ay) - dy * (qx - ax);
-      if (sp >= 0 === sq >= 0) return;
+      if (sp >= 0 === sq >= 0) continue;
       const ex = qx - px, ey = qy - py;
       const sa = ex * (ay - py) - ey * (ax - px);
       const sb = ex * (by - py) - ey * (bx - px);
-      if (sa >= 0 === sb >= 0) return;
+      if (sa >= 0 === sb >= 0) continue;
       out.push(sa / (sa - sb), e);
-    });
+    }
   }
 
   /** True when the segment crosses no boundary edge. */
@@ -164,22 +189,27 @@ export class EdgeIndex {
     if (this.edgeCount === 0 || x > this.maxX || y < this.minY || y > this.maxY) return false;
     const s = this.seg;
     let inside = false;
-    this.visitBox(x, y, this.maxX, y, (e) => {
+    const n = this.gather(x, y, this.maxX, y);
+    const hits = this.hits;
+    for (let k = 0; k < n; k++) {
+      const e = hits[k];
       const py = s[4 * e + 1], qy = s[4 * e + 3];
-      if (py > y === qy > y) return;
+      if (py > y === qy > y) continue;
       const px = s[4 * e], qx = s[4 * e + 2];
-      const xi = px + ((y - py) * (qx - px)) / (qy - py);
-      if (xi > x) inside = !inside;
-    });
+      if (px + ((y - py) * (qx - px)) / (qy - py) > x) inside = !inside;
+    }
     return inside;
   }
 
   /** The nearest boundary point within `maxDist`, or null. */
   nearest(x: number, y: number, maxDist: number): BoundaryPoint | null {
     const s = this.seg;
-    let best: BoundaryPoint | null = null;
+    let bestE = -1, bx = 0, by = 0;
     let bestD2 = maxDist * maxDist;
-    this.visitBox(x - maxDist, y - maxDist, x + maxDist, y + maxDist, (e) => {
+    const n = this.gather(x - maxDist, y - maxDist, x + maxDist, y + maxDist);
+    const hits = this.hits;
+    for (let k = 0; k < n; k++) {
+      const e = hits[k];
       const px = s[4 * e], py = s[4 * e + 1], qx = s[4 * e + 2], qy = s[4 * e + 3];
       const ex = qx - px, ey = qy - py;
       const len2 = ex * ex + ey * ey;
@@ -189,11 +219,27 @@ export class EdgeIndex {
       const d2 = (cx - x) * (cx - x) + (cy - y) * (cy - y);
       if (d2 <= bestD2) {
         bestD2 = d2;
-        best = { x: cx, y: cy, edge: e, dist: 0 };
+        bestE = e;
+        bx = cx;
+        by = cy;
       }
-    });
-    if (best) (best as BoundaryPoint).dist = Math.sqrt(bestD2);
-    return best;
+    }
+    return bestE < 0 ? null : { x: bx, y: by, edge: bestE, dist: Math.sqrt(bestD2) };
+  }
+
+  /** Cumulative boundary length of polygon p at each vertex (k + 1 entries, the last = perimeter). */
+  perimeterAt(p: number): Float64Array {
+    let cum = this.perimeter[p];
+    if (cum) return cum;
+    const poly = this.polys[p];
+    const k = poly.length >> 1;
+    cum = new Float64Array(k + 1);
+    for (let i = 0; i < k; i++) {
+      const j = i + 1 === k ? 0 : i + 1;
+      cum[i + 1] = cum[i] + Math.hypot(poly[2 * j] - poly[2 * i], poly[2 * j + 1] - poly[2 * i + 1]);
+    }
+    this.perimeter[p] = cum;
+    return cum;
   }
 
   /** Edge endpoints: [x1, y1, x2, y2]. */

@@ -9,6 +9,10 @@ export class LayerOps {
   y: number;
   private type: FeatureType | null = null;
   private model = Number.NaN;
+  /** extruded length (mm) per speed, for the minimum layer time */
+  readonly extrudedBySpeed = new Map<number, number>();
+  /** time of everything but extrusion (travel, retraction), s, at nominal speeds */
+  otherTime = 0;
 
   constructor(
     start: { x: number; y: number },
@@ -29,6 +33,7 @@ export class LayerOps {
 
   moveTo(x: number, y: number, speed: number): void {
     if (x === this.x && y === this.y) return;
+    this.otherTime += Math.hypot(x - this.x, y - this.y) / 1000 / speed;
     this.ops.push({ op: 'travel', x, y, speed });
     this.x = x;
     this.y = y;
@@ -40,11 +45,15 @@ export class LayerOps {
   }
 
   retract(length: number, speed: number): void {
-    if (length > 0) this.ops.push({ op: 'retract', length, speed });
+    if (length <= 0) return;
+    this.otherTime += length / speed;
+    this.ops.push({ op: 'retract', length, speed });
   }
 
   unretract(length: number, speed: number): void {
-    if (length > 0) this.ops.push({ op: 'unretract', length, speed });
+    if (length <= 0) return;
+    this.otherTime += length / speed;
+    this.ops.push({ op: 'unretract', length, speed });
   }
 
   fan(percent: number): void {
@@ -59,12 +68,13 @@ export class LayerOps {
     const p = v.path.points;
     const n = p.length >> 1;
     const ops = this.ops;
-    let x = this.x, y = this.y;
+    let x = this.x, y = this.y, total = 0;
     const segment = (i: number) => {
       const nx = p[2 * i], ny = p[2 * i + 1];
       const len = Math.hypot(nx - x, ny - y);
       if (len === 0) return;
       ops.push({ op: 'extrude', x: nx, y: ny, e: len * ePerUm, speed });
+      total += len;
       x = nx;
       y = ny;
     };
@@ -77,5 +87,6 @@ export class LayerOps {
     }
     this.x = x;
     this.y = y;
+    this.extrudedBySpeed.set(speed, (this.extrudedBySpeed.get(speed) ?? 0) + total / 1000);
   }
 }

@@ -10,7 +10,7 @@ import { orderLoops, orderMonotonic, orderNearest, visitStart, type Visit } from
 import { wallVisits } from './walls.js';
 import { filamentPerUm2, layerHeightUm, pathSpeed, travelSpeed, type PathRole } from './flow.js';
 import { TravelPlanner, type TravelStats } from './travel.js';
-import { applyMinLayerTime, fanPercent } from './cooling.js';
+import { capExtrusionSpeed, fanPercent, minLayerTimeCap } from './cooling.js';
 import type { SeamContext } from './seam.js';
 
 export interface PlanOptions {
@@ -79,7 +79,7 @@ export function planLayer(
   const travel = new TravelPlanner(s, layer.z, travelSpeed(index, s), outlines);
   let forceRetract = index > 0 && s.retractAtLayerChange;
 
-  const print = (visits: Visit[], role: PathRole, region: CombRegion | null) => {
+  const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null) => {
     for (const v of visits) {
       const [sx, sy] = visitStart(v);
       ops.feature(v.path.type, v.path.model);
@@ -121,7 +121,8 @@ export function planLayer(
   }
 
   function planIsland(isl: IslandPaths): void {
-    const region = combRegionOf(isl, s);
+    let built: CombRegion | null | undefined;
+    const region = () => (built === undefined ? (built = combRegionOf(isl, s)) : built);
     const steps: Array<() => void> = [
       () => print(wallVisits(isl.walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region),
       () => print(orderNearest(isl.gapFill, ops.x, ops.y), 'gap', region),
@@ -133,7 +134,8 @@ export function planLayer(
     for (const step of steps) step();
   }
 
-  applyMinLayerTime(ops.ops, start, s);
+  const cap = minLayerTimeCap(ops.extrudedBySpeed, ops.otherTime, s);
+  if (cap !== null) capExtrusionSpeed(ops.ops, cap);
   if (options.travelStats) {
     options.travelStats.straight += travel.stats.straight;
     options.travelStats.combed += travel.stats.combed;

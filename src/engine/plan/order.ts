@@ -113,9 +113,11 @@ export function orderMonotonic(lines: ExtrusionPath[], x: number, y: number): Vi
     hi[i] = Math.max(a, b);
   }
   const byOff = Array.from({ length: n }, (_, i) => i).sort((a, b) => off[a] - off[b]);
-  // blockers: the overlapping lines one spacing below (within 1.5 widths)
-  const blockers = new Int32Array(n);
-  const blocks: number[][] = Array.from({ length: n }, () => []);
+  // neighbours: a line and the overlapping lines one spacing to either side (within 1.5 widths);
+  // going up, a line waits for its lower neighbours, going down for its upper ones
+  const waitUp = new Int32Array(n), waitDown = new Int32Array(n);
+  const above: number[][] = Array.from({ length: n }, () => []);
+  const below: number[][] = Array.from({ length: n }, () => []);
   for (let bi = 0; bi < n; bi++) {
     const b = byOff[bi];
     const w = lines[b].width;
@@ -125,11 +127,26 @@ export function orderMonotonic(lines: ExtrusionPath[], x: number, y: number): Vi
       if (gap > 1.5 * w) break;
       if (gap < 0.5 * w) continue;
       if (Math.min(hi[a], hi[b]) - Math.max(lo[a], lo[b]) > 0) {
-        blockers[b]++;
-        blocks[a].push(b);
+        waitUp[b]++;
+        waitDown[a]++;
+        above[a].push(b);
+        below[b].push(a);
       }
     }
   }
+  // either direction across the lines is monotonic: take the one whose first line is nearer
+  const firstGap = (wait: Int32Array) => {
+    let best = Infinity;
+    for (let i = 0; i < n; i++) {
+      if (wait[i] > 0) continue;
+      const p = lines[i].points, k = p.length;
+      best = Math.min(best, (p[0] - x) ** 2 + (p[1] - y) ** 2, (p[k - 2] - x) ** 2 + (p[k - 1] - y) ** 2);
+    }
+    return best;
+  };
+  const up = firstGap(waitUp) <= firstGap(waitDown);
+  const blockers = up ? waitUp : waitDown;
+  const blocks = up ? above : below;
   const out: Visit[] = [];
   const done = new Uint8Array(n);
   for (let step = 0; step < n; step++) {

@@ -40,6 +40,8 @@ function alignedSeam(p: Path, n: number, target: { x: number; y: number }): numb
   let best = 0, bestScore = Infinity;
   for (let i = 0; i < n; i++) {
     const d = Math.hypot(p[2 * i] - target.x, p[2 * i + 1] - target.y);
+    // the corner bonus is bounded: skip the angle unless the vertex could still win
+    if (d - CONCAVE_PULL >= bestScore - 1e-6) continue;
     let score = d;
     const turn = turnAt(p, i, n);
     const sharp = Math.min(1, (Math.abs(turn) - MIN_CORNER) / (Math.PI / 3));

@@ -59,25 +59,28 @@ export class TravelPlanner {
   }
 
   /**
-   * Moves the nozzle to (x, y). `region` is the comb region of the island the move happens in
-   * (null outside islands: skirt, support); `forceRetract` retracts whatever the distance.
+   * Moves the nozzle to (x, y). `regionOf` gives the comb region of the island the move happens in
+   * (built on first need; null outside islands: skirt, support); `forceRetract` retracts whatever
+   * the distance.
    */
-  travel(ops: LayerOps, x: number, y: number, region: CombRegion | null, forceRetract = false): void {
+  travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, forceRetract = false): void {
     const ax = ops.x, ay = ops.y;
     const d = Math.hypot(x - ax, y - ay);
     if (d === 0) return;
-    const combing = this.s.combing !== 'off' && region !== null;
     let retract = forceRetract;
     if (!retract) {
       const outside = this.outsideLength(ax, ay, x, y);
       const fallback = d >= this.minTravel || outside >= LEAVE_RETRACT;
-      if (!combing) {
+      // short moves that stay in the part need no comb check
+      const region = this.s.combing === 'off' || !regionOf || (!fallback && outside < LEAVE_TOL) ? null : regionOf();
+      if (!region) {
         retract = fallback;
-      } else if (outside < LEAVE_TOL && (d < this.minTravel || straightInRegion(region, ax, ay, x, y))) {
+      } else if (outside < LEAVE_TOL && straightInRegion(region, ax, ay, x, y)) {
         retract = false;
       } else {
-        const route = combRoute(region, ax, ay, x, y);
-        if (route && routeLength(ax, ay, route) <= COMB_DETOUR * d + COMB_SLACK) {
+        const maxLen = COMB_DETOUR * d + COMB_SLACK;
+        const route = combRoute(region, ax, ay, x, y, maxLen);
+        if (route && routeLength(ax, ay, route) <= maxLen) {
           for (let i = 0; i < route.length; i += 2) ops.moveTo(route[i], route[i + 1], this.speed);
           this.stats.combed++;
           return;
