@@ -212,9 +212,13 @@ test('the JS polyline clipper agrees with Clipper on gyroid curves', async () =>
     const a = (2 * Math.PI * i) / 40;
     star.push(Math.round(50000 + r * Math.cos(a)), Math.round(50000 + r * Math.sin(a)));
   }
-  for (const area of [HOLED, [star]]) {
+  // two overlapping squares, not unioned: inside is non-zero winding, as for Clipper
+  const overlapping: Paths = [square(0, 0, 30000), square(15000, 10000, 30000)];
+  for (const area of [HOLED, [star], overlapping]) {
     for (const z of [0, 615, 1234]) {
       const curves = gyroidCurves({ minX: 0, minY: 0, maxX: 100000, maxY: 100000 }, 5000, z);
+      // also polylines that start inside the area
+      curves.push(...gyroidCurves({ minX: 17000, minY: 12000, maxX: 28000, maxY: 28000 }, 3000, z));
       const ours = clipPolylines(curves, area, 0);
       const ref = clipLines(curves, area);
       const lo = ours.reduce((s, p) => s + length(p), 0);
