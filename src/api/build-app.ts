@@ -3,7 +3,7 @@
 // operations endpoints, OAuth2, and each interface version under its own prefix.
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ENGINE_VERSION } from '../engine/version.js';
@@ -23,8 +23,8 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: true,
+    // one log line per request is written by the onResponse hook below
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     trustProxy: core.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: core.config.requestTimeoutS * 1000,

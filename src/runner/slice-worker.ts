@@ -55,6 +55,17 @@ function progressPoster(job: SliceJob): (fraction: number, stage: string) => voi
   };
 }
 
+/** parseModel, with the file's name in the message so the user knows which upload is wrong */
+function parseNamed(bytes: Uint8Array, fileName: string): ReturnType<typeof parseModel> {
+  try {
+    return parseModel(bytes, fileName);
+  } catch (err) {
+    const e = err as Error;
+    if (e?.message && !e.message.includes(fileName)) e.message = `${fileName}: ${e.message}`;
+    throw err;
+  }
+}
+
 export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
   const t0 = performance.now();
   try {
@@ -69,7 +80,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
       models = ws.models;
       warnings.push(...ws.warnings);
     } else {
-      const parsed = parseModel(bytes, job.model.fileName);
+      const parsed = parseNamed(bytes, job.model.fileName);
       models = [{ name: job.model.fileName, mesh: parsed.mesh }];
       warnings.push(...parsed.warnings);
     }

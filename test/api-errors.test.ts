@@ -1,0 +1,259 @@
+// Every error the v1 API answers, over real HTTP: 401 in the gateway's shape, JSON 404 for unknown
+// routes, URE000–URE006 with their statuses, SF000 for failed tasks and internal errors, 413 on
+// uploads, bad file names, an upload cut off half-way, and two accounts that cannot see each other.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { CUBE_STL, STL_SETTINGS, call, startTestServer, upload, waitFor, waitForStatus, type TestServer } from './api-helpers.js';
+
+const GUID = '0b3f2c8e-3d0a-4c55-9a57-1f1e2d3c4b5a';
+
+function assertError(r: { status: number; body: any; text: string }, status: number, code: string, message?: RegExp): void {
+  assert.equal(r.status, status, r.text);
+  assert.equal(r.body?.errorCode, code, r.text);
+  assert.equal(typeof r.body.message, 'string');
+  assert.doesNotMatch(r.text, /\bat .*\.js:\d+/, 'no stack trace');
+  if (message) assert.match(r.body.message, message);
+}
+
+const dirFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir) : []);
+
+describe('v1 errors', () => {
+  let t: TestServer;
+  let other: string;
+  let stlId: string;
+  before(async () => {
+    t = await startTestServer({ maxUploadBytes: 1_000_000 });
+    other = (await t.server.runtime.accounts.createKey('other')).key;
+    stlId = (await upload(t, 'STL', 'cube.stl', readFileSync(CUBE_STL))).body.fileId;
+  });
+  after(async () => t.close());
+  const start = (kind: string, body: unknown, key = t.key) => call(t.url, `/v1/${kind}/tasks`, { key, json: body });
+  const stlFiles = () => [{ fileId: stlId, type: 'STL', fileName: 'cube.stl' }];
+
+  test('401: missing, wrong and revoked keys, in the gateway shape; the query parameter works', async () => {
+    const missing = await call(t.url, '/v1/stl/tasks');
+    assert.equal(missing.status, 401);
+    assert.deepEqual(missing.body, {
+      statusCode: 401,
+      message: 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.',
+    });
+    const wrong = await call(t.url, '/v1/stl/tasks', { key: 'f'.repeat(64) });
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.body.message, /invalid subscription key/);
+    assert.equal((await call(t.url, `/v1/stl/tasks?subscription-key=${t.key}`)).status, 200);
+    const spare = await t.server.runtime.accounts.createKey('spare');
+    assert.equal((await call(t.url, '/v1/stl/tasks', { key: spare.key })).status, 200);
+    await t.server.runtime.accounts.revokeKey(spare.record.id);
+    assert.equal((await call(t.url, '/v1/stl/tasks', { key: spare.key })).status, 401);
+  });
+
+  test('unknown routes answer a JSON 404', async () => {
+    for (const path of ['/nope', '/v1/nope', '/v2/stl/tasks']) {
+      const r = await call(t.url, path, { key: t.key });
+      assert.equal(r.status, 404);
+      assert.deepEqual(r.body, { statusCode: 404, message: 'Resource not found' });
+    }
+  });
+
+  test('URE000: malformed bodies and settings', async () => {
+    assertError(await start('stl', { settings: STL_SETTINGS }), 400, 'URE000', /files/);
+    assertError(await start('stl', { files: stlFiles(), settings: { supportType: 'n' } }), 400, 'URE000', /printerModel/);
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, supportType: 'x' } }), 400, 'URE000');
+    assertError(await call(t.url, '/v1/stl/tasks', { key: t.key, body: '{"files": [', headers: { 'Content-Type': 'application/json' } }), 400, 'URE000', /JSON/);
+    const badKey = await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, overrides: { layerHieght: 0.1 } } });
+    assertError(badKey, 400, 'URE000', /layerHieght/);
+    assert.equal(badKey.body.details.key, 'layerHieght');
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, overrides: { layerHeight: 'thick' } } }), 400, 'URE000');
+    assertError(await upload(t, 'not a type!', 'a.stl', 'x'), 400, 'URE000');
+    assertError(await upload(t, 'STL', 'model.txt', 'x'), 400, 'URE000', /STL/);
+    assertError(await call(t.url, '/v1/stl/tasks?limit=0', { key: t.key }), 400, 'URE000');
+  });
+
+  test('URE000: a point cloud whose size does not match its dimensions', async () => {
+    const ws = (await upload(t, 'WS', 'w.rvwj', '{"Models": []}')).body.fileId;
+    const pc = (await upload(t, 'PC_SV', 'shore.bin', new Uint8Array(8 * 2 * 2 * 2))).body.fileId;
+    const files = (dims: number[]) => [
+      { fileId: ws, type: 'WS', fileName: 'w.rvwj' },
+      { fileId: pc, type: 'PC_SV', fileName: 'shore.bin', arrayDimensions: dims, filamentName: 'Generic_TPU95A' },
+    ];
+    assertError(await start('ws', { files: files([2, 2, 3]), settings: STL_SETTINGS }), 400, 'URE000', /arrayDimensions 2×2×3 need 96/);
+    const ok = await start('ws', { files: files([2, 2, 2]), settings: STL_SETTINGS });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(ok.body.files[1].arrayDimensions, [2, 2, 2]);
+    assert.equal(ok.body.files[1].filamentName, 'Generic_TPU95A');
+    // an empty workspace is accepted at start and fails as a task, with the reason
+    const failed = await waitForStatus(t, 'ws', ok.body.taskId, ['failed', 'finished']);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.errorCode, 'SF000');
+    assert.match(failed.error.message, /no model to print/);
+  });
+
+  test('URE001 and URE002: wrong extensions; a WS task without a workspace', async () => {
+    assertError(await upload(t, 'WS', 'model.stl', '{}'), 400, 'URE001', /\.rvwj/);
+    assertError(await upload(t, 'XML', 'config.txt', '<configuration/>'), 400, 'URE002', /\.xml/);
+    assertError(await start('ws', { files: stlFiles(), settings: STL_SETTINGS }), 400, 'URE001');
+  });
+
+  test('URE003: unknown printer or preset names, with close matches', async () => {
+    const printer = await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, printerModel: 'Creality Ender 33' } });
+    assertError(printer, 404, 'URE003', /Creality Ender 3/);
+    assert.ok(printer.body.details.suggestions.includes('Creality Ender 3'));
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, filamentPresetName: 'Nonexistent_PLA' } }), 404, 'URE003');
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, qualityPresetName: 'Ultra' } }), 404, 'URE003');
+  });
+
+  test('URE004 for an empty XML configuration; a bad one is URE000; a good one is used', async () => {
+    const empty = (await upload(t, 'XML', 'empty.xml', '')).body.fileId;
+    const files = (xml: string) => [...stlFiles(), { fileId: xml, type: 'XML', fileName: 'c.xml' }];
+    assertError(await start('stl', { files: files(empty), settings: STL_SETTINGS }), 400, 'URE004');
+    const bad = (await upload(t, 'XML', 'bad.xml', '<configuration><setting name="noSuchKey">1</setting></configuration>')).body.fileId;
+    assertError(await start('stl', { files: files(bad), settings: STL_SETTINGS }), 400, 'URE000', /noSuchKey/);
+    const good = (await upload(t, 'XML', 'good.xml', '<configuration><setting name="layerHeight">0.3</setting></configuration>')).body.fileId;
+    const ok = await start('stl', { files: files(good), settings: STL_SETTINGS });
+    assert.equal(ok.status, 200, ok.text);
+    const done = await waitForStatus(t, 'stl', ok.body.taskId, ['finished', 'failed']);
+    assert.equal(done.status, 'finished');
+    const gcode = (await call(t.url, `/v1/output/${done.output.outputId}/download`, { key: t.key })).text;
+    assert.match(gcode, /^;Layer height: 0\.3$/m);
+  });
+
+  test('URE005: a malformed task id is 400, an unknown one 404, on every task route', async () => {
+    for (const [method, suffix] of [['GET', ''], ['POST', ''], ['POST', '/cancel'], ['DELETE', ''], ['GET', '/events']] as const) {
+      assertError(await call(t.url, `/v1/stl/tasks/not-a-guid${suffix}`, { method, key: t.key }), 400, 'URE005');
+      assertError(await call(t.url, `/v1/ws/tasks/${GUID}${suffix}`, { method, key: t.key }), 404, 'URE005');
+    }
+  });
+
+  test('URE006: unknown files and outputs', async () => {
+    assertError(await start('stl', { files: [{ fileId: GUID, type: 'STL', fileName: 'x.stl' }], settings: STL_SETTINGS }), 404, 'URE006');
+    assertError(await start('stl', { files: [{ fileId: 'nope', type: 'STL', fileName: 'x.stl' }], settings: STL_SETTINGS }), 404, 'URE006');
+    assertError(await call(t.url, `/v1/output/${GUID}/download`, { key: t.key }), 404, 'URE006');
+    assertError(await call(t.url, `/v1/output/${GUID}`, { key: t.key }), 404, 'URE006');
+    assertError(await call(t.url, `/v1/files/${GUID}`, { key: t.key }), 404, 'URE006');
+    assertError(await call(t.url, `/v1/files/${GUID}`, { method: 'DELETE', key: t.key }), 404, 'URE006');
+  });
+
+  test('SF000: a model the engine cannot read fails the task with a message', async () => {
+    const junk = (await upload(t, 'STL', 'junk.stl', 'this is not a model')).body.fileId;
+    const r = await start('stl', { files: [{ fileId: junk, type: 'STL', fileName: 'junk.stl' }], settings: STL_SETTINGS });
+    assert.equal(r.status, 200);
+    const failed = await waitForStatus(t, 'stl', r.body.taskId, ['failed', 'finished']);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.errorCode, 'SF000');
+    assert.match(failed.error.message, /junk\.stl/);
+    assert.equal(failed.output, undefined);
+    assert.equal(failed.info, undefined);
+  });
+
+  test('bad file names are refused before the body is read', async () => {
+    for (const name of ['a%2Fb.stl', 'a%5Cb.stl', 'a%01b.stl', 'a%7Fb.stl', 'a%0Ab.stl', `${'n'.repeat(252)}.stl`]) {
+      const r = await call(t.url, `/v1/upload/STL/${name}`, { key: t.key, body: 'x', headers: { 'Content-Type': 'application/octet-stream' } });
+      assertError(r, 400, 'URE000');
+    }
+    // fetch would normalise "..": send it as it is
+    const dots = await new Promise<{ status: number; body: any; text: string }>((resolve, reject) => {
+      const req = request(`${t.url}/v1/upload/STL/..`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': t.key } }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), text }));
+      });
+      req.on('error', reject);
+      req.end('x');
+    });
+    // the router itself refuses a dot segment (404); either way it is never stored
+    assert.ok(dots.status === 400 || dots.status === 404, dots.text);
+    const longest = `${'é'.repeat(125)}.stl`; // 254 bytes in UTF-8
+    const ok = await upload(t, 'STL', longest, 'solid x\nendsolid x\n');
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.fileName, longest);
+    const custom = await upload(t, 'Snapshot', 'front.png', new Uint8Array([137, 80, 78, 71]));
+    assert.equal(custom.status, 200);
+    assert.equal(custom.body.type, 'Snapshot');
+  });
+
+  test('413 on uploads over the limit, by Content-Length or while streaming; nothing is kept', async () => {
+    const blobs = join(t.dataDir, 'blobs');
+    const before = dirFiles(join(blobs, 'files')).length;
+    const declared = await upload(t, 'STL', 'big.stl', new Uint8Array(1_000_001));
+    assertError(declared, 413, 'URE000', /1000000 bytes/);
+    // chunked: no Content-Length, so only the byte counter can stop it
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 3_000_000) return controller.close();
+        sent += 100_000;
+        controller.enqueue(new Uint8Array(100_000));
+      },
+    });
+    const res = await fetch(`${t.url}/v1/upload/STL/chunked.stl`, {
+      method: 'POST',
+      headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'application/octet-stream' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(res.status, 413);
+    assert.equal((await res.json()).errorCode, 'URE000');
+    assert.equal(dirFiles(join(blobs, 'files')).length, before, 'no stored file');
+    assert.deepEqual(dirFiles(join(blobs, 'tmp')), [], 'no partial file');
+  });
+
+  test('an upload cut off half-way leaves no file and no record', async () => {
+    const db = new Database(join(t.dataDir, 'stratum.db'), { readonly: true });
+    const count = () => (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
+    const recordsBefore = count();
+    const filesBefore = dirFiles(join(t.dataDir, 'blobs', 'files')).length;
+    await new Promise<void>((resolve) => {
+      const req = request(`${t.url}/v1/upload/STL/cut.stl`, {
+        method: 'POST',
+        headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'application/octet-stream', 'Content-Length': 400_000 },
+      });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(200_000, 1), () => setTimeout(() => req.destroy(), 100));
+      req.on('close', () => resolve());
+    });
+    await waitFor('the server to drop the partial upload', async () => dirFiles(join(t.dataDir, 'blobs', 'tmp')).length === 0, 5000);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(count(), recordsBefore, 'no file record');
+    assert.equal(dirFiles(join(t.dataDir, 'blobs', 'files')).length, filesBefore, 'no stored file');
+    assert.deepEqual(dirFiles(join(t.dataDir, 'blobs', 'tmp')), [], 'no partial file');
+    db.close();
+    // the server is fine afterwards
+    assert.equal((await upload(t, 'STL', 'after.stl', 'solid a\nendsolid a\n')).status, 200);
+  });
+
+  test('two accounts: nothing of one is visible to the other', async () => {
+    const r = await start('stl', { files: stlFiles(), settings: STL_SETTINGS });
+    const done = await waitForStatus(t, 'stl', r.body.taskId, ['finished']);
+    const id = done.taskId;
+    assertError(await call(t.url, `/v1/stl/tasks/${id}`, { key: other }), 404, 'URE005');
+    assertError(await call(t.url, `/v1/stl/tasks/${id}`, { method: 'POST', key: other }), 404, 'URE005');
+    assertError(await call(t.url, `/v1/stl/tasks/${id}/cancel`, { method: 'POST', key: other }), 404, 'URE005');
+    assertError(await call(t.url, `/v1/stl/tasks/${id}`, { method: 'DELETE', key: other }), 404, 'URE005');
+    assertError(await call(t.url, `/v1/stl/tasks/${id}/events`, { key: other }), 404, 'URE005');
+    assertError(await call(t.url, `/v1/output/${done.output.outputId}/download`, { key: other }), 404, 'URE006');
+    assertError(await call(t.url, `/v1/files/${stlId}`, { key: other }), 404, 'URE006');
+    assertError(await start('stl', { files: stlFiles(), settings: STL_SETTINGS }, other), 404, 'URE006');
+    assert.deepEqual((await call(t.url, '/v1/stl/tasks', { key: other })).body.tasks, []);
+    assert.equal((await call(t.url, `/v1/stl/tasks/${id}`, { key: t.key })).status, 200, 'the owner still sees it');
+  });
+
+  test('SF000 with status 500 when the service itself breaks; /readyz reports it', async () => {
+    const broken = await startTestServer();
+    try {
+      assert.equal((await call(broken.url, '/readyz')).status, 200);
+      await broken.server.runtime.stores.metadata.close(); // the database goes away under the server
+      const r = await call(broken.url, `/v1/stl/tasks/${GUID}`, { key: broken.key });
+      assert.equal(r.status, 500);
+      assert.deepEqual(r.body, { errorCode: 'SF000', message: 'internal error; try again later' });
+      assert.equal((await call(broken.url, '/readyz')).status, 503);
+      assert.equal((await call(broken.url, '/healthz')).status, 200);
+    } finally {
+      await broken.server.app.close();
+      await broken.server.runtime.runner?.stop(0);
+    }
+  });
+});
