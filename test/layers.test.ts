@@ -195,3 +195,23 @@ test('3DBenchy: 240 layers, none empty, in well under a second', { skip: !MODELS
   assert.ok(Math.max(...areas) > 1000 && Math.max(...areas) < 1100);
   console.log(`3DBenchy: 240 layers sliced in ${ms.toFixed(0)} ms (cold)`);
 });
+
+test('clean-area check: only non-crossing, correctly nested loops skip the union', async () => {
+  const { isCleanArea } = await import('../src/engine/layers/simple-area.js');
+  const sq = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
+  const cw = (p: number[]) => {
+    const out: number[] = [];
+    for (let i = p.length - 2; i >= 0; i -= 2) out.push(p[i], p[i + 1]);
+    return out;
+  };
+  assert.equal(isCleanArea([sq(0, 0, 100)]), true);
+  assert.equal(isCleanArea([sq(0, 0, 100), cw(sq(10, 10, 20)), sq(15, 15, 5)]), true, 'island in a hole');
+  assert.equal(isCleanArea([sq(0, 0, 100), sq(200, 0, 100)]), true, 'side by side');
+  assert.equal(isCleanArea([cw(sq(0, 0, 100))]), false, 'a lone clockwise loop');
+  assert.equal(isCleanArea([sq(0, 0, 100), sq(10, 10, 20)]), false, 'counter-clockwise inside counter-clockwise');
+  assert.equal(isCleanArea([sq(0, 0, 100), sq(50, 50, 100)]), false, 'overlapping squares');
+  assert.equal(isCleanArea([sq(0, 0, 100), sq(100, 0, 100)]), false, 'squares sharing an edge');
+  assert.equal(isCleanArea([sq(0, 0, 100), cw(sq(0, 10, 20))]), false, 'hole touching the outline');
+  assert.equal(isCleanArea([[0, 0, 100, 0, 100, 100, 50, 100, 50, 200, 50, 100, 0, 100]]), false, 'a spike folding back');
+  assert.equal(isCleanArea([[0, 0, 100, 100, 100, 0, 0, 100]]), false, 'a bow tie');
+});

@@ -16,10 +16,19 @@ export interface OpenChain {
   tailHi: number;
 }
 
+/**
+ * The chains of one layer. Closed loops are stored back to back in `points` (flat x, y in µm, not
+ * rounded; the first point is not repeated): loop i spans points[loopStart[i] .. loopStart[i + 1]).
+ */
 export interface Chains {
-  /** closed loops, flat [x0, y0, x1, y1, …] in µm (not rounded); the first point is not repeated */
-  loops: number[][];
+  points: Float64Array;
+  loopStart: number[];
   open: OpenChain[];
+  /**
+   * true when every edge key had exactly one segment starting and one ending there: the layer's
+   * loops then follow the mesh's own orientation with no repair (see simple-area.ts)
+   */
+  clean: boolean;
 }
 
 /** Per-layer scratch space, reused to avoid allocating for every layer. */
@@ -28,6 +37,7 @@ export class ChainScratch {
   next = new Int32Array(0);
   slotOf = new Int32Array(0);
   used = new Uint8Array(0);
+  points = new Float64Array(0);
 
   prepare(endpoints: number): number {
     let size = 64;
@@ -38,15 +48,21 @@ export class ChainScratch {
       this.next = new Int32Array(endpoints * 2);
       this.slotOf = new Int32Array(endpoints * 2);
       this.used = new Uint8Array(endpoints);
+      // each segment adds at most one point (x, y), each chain one more
+      this.points = new Float64Array(this.next.length * 2);
     }
     this.used.fill(0, 0, endpoints >> 1);
     return size - 1;
   }
 }
 
-/** Groups endpoints by edge key: table[slot] → first endpoint, next[e] → the following one. */
-function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: ChainScratch): void {
+/**
+ * Groups endpoints by edge key: table[slot] → first endpoint, next[e] → the following one.
+ * Returns false when some key gathers more than two endpoints (a non-manifold edge).
+ */
+function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: ChainScratch): boolean {
   const { table, next, slotOf } = s;
+  let manifold = true;
   for (let e = 0; e < endpoints; e++) {
     const lo = keys[2 * e];
     const hi = keys[2 * e + 1];
@@ -55,6 +71,7 @@ function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: Ch
     for (;;) {
       const head = table[h];
       if (head < 0 || (keys[2 * head] === lo && keys[2 * head + 1] === hi)) {
+        if (head >= 0 && next[head] >= 0) manifold = false;
         next[e] = head;
         table[h] = e;
         slotOf[e] = h;
@@ -63,87 +80,29 @@ function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: Ch
       h = (h + 1) & mask;
     }
   }
+  return manifold;
 }
 
 /** An unused endpoint sharing e's key, preferring one of the other side (start meets end); -1 if none. */
-function partner(e: number, s: ChainScratch): number {
+function partner(e: number, table: Int32Array, next: Int32Array, slotOf: Int32Array, used: Uint8Array): number {
   let fallback = -1;
-  for (let o = s.table[s.slotOf[e]]; o >= 0; o = s.next[o]) {
-    if (s.used[o >> 1]) continue;
+  for (let o = table[slotOf[e]]; o >= 0; o = next[o]) {
+    if (used[o >> 1]) continue;
     if ((o & 1) !== (e & 1)) return o;
     if (fallback < 0) fallback = o;
   }
   return fallback;
 }
 
-function segLength(xy: Float64Array, seg: number): number {
-  return Math.hypot(xy[4 * seg + 2] - xy[4 * seg], xy[4 * seg + 3] - xy[4 * seg + 1]);
+function segLen(xy: Float64Array, seg: number): number {
+  const dx = xy[4 * seg + 2] - xy[4 * seg];
+  const dy = xy[4 * seg + 3] - xy[4 * seg + 1];
+  return Math.sqrt(dx * dx + dy * dy);
 }
 
-export function chainSegments(buf: SegmentBuffer, scratch: ChainScratch): Chains {
-  const n = buf.count;
-  const endpoints = 2 * n;
-  const mask = scratch.prepare(endpoints);
-  const { xy, keys } = buf;
-  indexEndpoints(keys, endpoints, mask, scratch);
-  const used = scratch.used;
-  const loops: number[][] = [];
-  const open: OpenChain[] = [];
-  for (let s0 = 0; s0 < n; s0++) {
-    if (used[s0]) continue;
-    used[s0] = 1;
-    const first = 2 * s0; // the chain's first endpoint (start of s0)
-    const pts: number[] = [xy[4 * s0], xy[4 * s0 + 1], xy[4 * s0 + 2], xy[4 * s0 + 3]];
-    let votes = segLength(xy, s0);
-    let x = first + 1; // current exit endpoint
-    let closed = false;
-    for (;;) {
-      if (scratch.slotOf[x] === scratch.slotOf[first]) {
-        closed = true;
-        break;
-      }
-      const p = partner(x, scratch);
-      if (p < 0) break;
-      const seg = p >> 1;
-      used[seg] = 1;
-      x = p ^ 1;
-      pts.push(xy[2 * x], xy[2 * x + 1]);
-      votes += (p & 1) === 0 ? segLength(xy, seg) : -segLength(xy, seg);
-    }
-    if (closed) {
-      pts.length -= 2; // the last point is the first one again
-      if (votes < 0) reversePoints(pts);
-      loops.push(pts);
-      continue;
-    }
-    // open: extend backwards from the first endpoint as far as the edges go
-    const back: number[] = [];
-    let y = first;
-    for (;;) {
-      const p = partner(y, scratch);
-      if (p < 0) break;
-      const seg = p >> 1;
-      used[seg] = 1;
-      y = p ^ 1;
-      back.push(xy[2 * y], xy[2 * y + 1]);
-      votes += (p & 1) === 1 ? segLength(xy, seg) : -segLength(xy, seg);
-    }
-    let chain = pts;
-    if (back.length > 0) {
-      reversePoints(back);
-      chain = back.concat(pts);
-    }
-    // x: the endpoint at the tail, y: at the head
-    const [h, t] = votes < 0 ? [x, y] : [y, x];
-    if (votes < 0) reversePoints(chain);
-    open.push({ points: chain, headLo: keys[2 * h], headHi: keys[2 * h + 1], tailLo: keys[2 * t], tailHi: keys[2 * t + 1] });
-  }
-  return { loops, open };
-}
-
-/** Reverses the order of the points of a flat [x, y, …] list in place. */
-export function reversePoints(p: number[]): void {
-  for (let i = 0, j = p.length - 2; i < j; i += 2, j -= 2) {
+/** Reverses the points [from, to) of a flat [x, y, …] array in place. */
+function reverseRange(p: Float64Array | number[], from: number, to: number): void {
+  for (let i = from, j = to - 2; i < j; i += 2, j -= 2) {
     const x = p[i];
     const y = p[i + 1];
     p[i] = p[j];
@@ -151,4 +110,79 @@ export function reversePoints(p: number[]): void {
     p[j] = x;
     p[j + 1] = y;
   }
+}
+
+/** Walks backwards from the chain's first endpoint; returns the points met (head first) and the votes. */
+function extendBackwards(xy: Float64Array, first: number, s: ChainScratch): { back: number[]; votes: number; head: number } {
+  const back: number[] = [];
+  let votes = 0;
+  let y = first;
+  for (;;) {
+    const p = partner(y, s.table, s.next, s.slotOf, s.used);
+    if (p < 0) break;
+    const seg = p >> 1;
+    s.used[seg] = 1;
+    y = p ^ 1;
+    back.push(xy[2 * y], xy[2 * y + 1]);
+    const len = segLen(xy, seg);
+    votes += (p & 1) === 1 ? len : -len;
+  }
+  reverseRange(back, 0, back.length);
+  return { back, votes, head: y };
+}
+
+export function chainSegments(buf: SegmentBuffer, scratch: ChainScratch): Chains {
+  const n = buf.count;
+  const endpoints = 2 * n;
+  const mask = scratch.prepare(endpoints);
+  const { xy, keys } = buf;
+  let clean = indexEndpoints(keys, endpoints, mask, scratch);
+  const { table, next, slotOf, used, points } = scratch;
+  const loopStart: number[] = [0];
+  const open: OpenChain[] = [];
+  let w = 0; // write position in points
+  for (let s0 = 0; s0 < n; s0++) {
+    if (used[s0]) continue;
+    used[s0] = 1;
+    const start = w;
+    const first = 2 * s0; // the chain's first endpoint (start of s0)
+    points[w++] = xy[4 * s0];
+    points[w++] = xy[4 * s0 + 1];
+    let votes = segLen(xy, s0);
+    let x = first + 1; // current exit endpoint
+    let closed = false;
+    for (;;) {
+      if (slotOf[x] === slotOf[first]) {
+        closed = true;
+        break;
+      }
+      // the exit point (not yet written: for a closed loop it is the first point again)
+      points[w++] = xy[2 * x];
+      points[w++] = xy[2 * x + 1];
+      const p = partner(x, table, next, slotOf, used);
+      if (p < 0) break;
+      const seg = p >> 1;
+      used[seg] = 1;
+      const forward = (p & 1) === 0;
+      if (!forward) clean = false; // start met start or end met end: a flipped triangle
+      x = p ^ 1;
+      const len = segLen(xy, seg);
+      votes += forward ? len : -len;
+    }
+    if (closed) {
+      if (votes < 0) reverseRange(points, start, w);
+      loopStart.push(w);
+      continue;
+    }
+    // open: extend backwards from the first endpoint as far as the edges go
+    const ext = extendBackwards(xy, first, scratch);
+    const chain = ext.back.concat(Array.from(points.subarray(start, w)));
+    w = start;
+    votes += ext.votes;
+    // x: the endpoint at the tail, ext.head: at the head
+    const [h, t] = votes < 0 ? [x, ext.head] : [ext.head, x];
+    if (votes < 0) reverseRange(chain, 0, chain.length);
+    open.push({ points: chain, headLo: keys[2 * h], headHi: keys[2 * h + 1], tailLo: keys[2 * t], tailHi: keys[2 * t + 1] });
+  }
+  return { points, loopStart, open, clean: clean && open.length === 0 };
 }

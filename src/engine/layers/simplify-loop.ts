@@ -9,30 +9,62 @@
 /** A turn sharper than this (cosine of 30°) makes a point a corner. */
 const CORNER_COS = Math.cos(Math.PI / 6);
 
-/** Rounds to integers and removes consecutive duplicates (also last = first). */
-function roundUnique(src: number[]): number[] {
-  const out: number[] = [];
+/** Scratch arrays reused from loop to loop. */
+export class SimplifyScratch {
+  p = new Float64Array(1024);
+  corner = new Uint8Array(512);
+  ensure(points: number): void {
+    if (this.corner.length >= points) return;
+    let cap = this.corner.length;
+    while (cap < points) cap *= 2;
+    this.p = new Float64Array(cap * 2);
+    this.corner = new Uint8Array(cap);
+  }
+}
+
+/** Rounds src[from, to) into p as integers, dropping consecutive repeats (also last = first); returns the point count. */
+function roundUnique(src: Float64Array, from: number, to: number, p: Float64Array): number {
+  let w = 0;
   let px = NaN;
   let py = NaN;
-  for (let i = 0; i < src.length; i += 2) {
+  for (let i = from; i < to; i += 2) {
     const x = Math.round(src[i]);
     const y = Math.round(src[i + 1]);
     if (x === px && y === py) continue;
-    out.push(x, y);
+    p[w++] = x;
+    p[w++] = y;
     px = x;
     py = y;
   }
-  while (out.length >= 4 && out[0] === out[out.length - 2] && out[1] === out[out.length - 1]) out.length -= 2;
-  return out;
+  while (w >= 4 && p[0] === p[w - 2] && p[1] === p[w - 1]) w -= 2;
+  return w >> 1;
+}
+
+/** Marks the points where the outline turns sharply; returns the index of the first, or 0. */
+function markCorners(p: Float64Array, n: number, corner: Uint8Array): number {
+  let first = -1;
+  for (let i = 0; i < n; i++) {
+    const h = i === 0 ? n - 1 : i - 1;
+    const j = i === n - 1 ? 0 : i + 1;
+    const ax = p[2 * i] - p[2 * h];
+    const ay = p[2 * i + 1] - p[2 * h + 1];
+    const bx = p[2 * j] - p[2 * i];
+    const by = p[2 * j + 1] - p[2 * i + 1];
+    const isCorner = ax * bx + ay * by < CORNER_COS * Math.sqrt((ax * ax + ay * ay) * (bx * bx + by * by));
+    corner[i] = isCorner ? 1 : 0;
+    if (isCorner && first < 0) first = i;
+  }
+  return first < 0 ? 0 : first;
 }
 
 /**
- * From anchor a, the farthest index b (≤ a + n − 1 … the loop wraps, index n is point 0 again) such
- * that the segment a → b passes within `tol` of every point between them.
+ * From anchor a (an index that may exceed n: indices wrap), the farthest b ≤ end such that the
+ * segment a → b passes within `tol` of every point between them, not running past a corner.
  */
-function farthestReach(p: number[], n: number, a: number, end: number, tol: number, corner: Uint8Array): number {
-  const ax = p[2 * a];
-  const ay = p[2 * a + 1];
+function farthestReach(p: Float64Array, n: number, a: number, end: number, tol: number, corner: Uint8Array): number {
+  const ai = a % n;
+  const ax = p[2 * ai];
+  const ay = p[2 * ai + 1];
   // the cone of allowed directions, bounded by right (rx, ry) and left (lx, ly); open until a point constrains it
   let bounded = false;
   let rx = 0, ry = 0, lx = 0, ly = 0;
@@ -67,10 +99,7 @@ function farthestReach(p: number[], n: number, a: number, end: number, tol: numb
       } else {
         if (rx * nry - ry * nrx > 0) (rx = nrx), (ry = nry); // the new right bound is further left
         if (nlx * ly - nly * lx > 0) (lx = nlx), (ly = nly); // the new left bound is further right
-        if (rx * ly - ry * lx < 0) {
-          // empty cone: no later point can be reached any more
-          if (j > a + 1) break;
-        }
+        if (rx * ly - ry * lx < 0 && j > a + 1) break; // empty cone: nothing further can be reached
       }
     }
     if (d > maxDist) maxDist = d;
@@ -78,46 +107,25 @@ function farthestReach(p: number[], n: number, a: number, end: number, tol: numb
   return best;
 }
 
-/** Marks the points where the outline turns sharply; returns the index of one of them, or 0. */
-function markCorners(p: number[], n: number, corner: Uint8Array): number {
-  let any = -1;
-  for (let i = 0; i < n; i++) {
-    const h = i === 0 ? n - 1 : i - 1;
-    const j = i === n - 1 ? 0 : i + 1;
-    const ax = p[2 * i] - p[2 * h];
-    const ay = p[2 * i + 1] - p[2 * h + 1];
-    const bx = p[2 * j] - p[2 * i];
-    const by = p[2 * j + 1] - p[2 * i + 1];
-    const isCorner = ax * bx + ay * by < CORNER_COS * Math.sqrt((ax * ax + ay * ay) * (bx * bx + by * by));
-    corner[i] = +isCorner;
-    if (isCorner && any < 0) any = i;
-  }
-  return Math.max(any, 0);
-}
-
-/** Rotates a flat point list so that point `k` comes first. */
-function rotate(p: number[], k: number): number[] {
-  return k === 0 ? p : p.slice(2 * k).concat(p.slice(0, 2 * k));
-}
-
-/** The simplified loop (integer µm), or an empty array when fewer than 3 points remain. */
-export function simplifyLoop(src: number[], tolerance: number): number[] {
-  let p = roundUnique(src);
-  const n = p.length >> 1;
+/**
+ * Simplifies the closed loop src[from, to) (flat x, y in µm). Returns the loop in integer µm,
+ * starting at a corner when it has one, or an empty array when fewer than 3 points remain.
+ */
+export function simplifyLoop(src: Float64Array, from: number, to: number, tolerance: number, s: SimplifyScratch): number[] {
+  s.ensure((to - from) >> 1);
+  const p = s.p;
+  const n = roundUnique(src, from, to, p);
   if (n < 3) return [];
-  let corner = new Uint8Array(n);
-  const first = markCorners(p, n, corner);
-  if (first > 0) {
-    // start at a corner, so the loop's fixed first point is one that must stay anyway
-    p = rotate(p, first);
-    corner = Uint8Array.from({ length: n }, (_v, i) => corner[(i + first) % n]);
-  }
-  const out: number[] = [p[0], p[1]];
-  let a = 0; // anchor: the last kept point
-  while (a < n) {
-    const b = farthestReach(p, n, a, n, tolerance, corner);
-    if (b >= n) break; // back at the first point
-    out.push(p[2 * b], p[2 * b + 1]);
+  // start at a corner, so the loop's fixed first point is one that must stay anyway
+  const first = markCorners(p, n, s.corner);
+  const out: number[] = [p[2 * first], p[2 * first + 1]];
+  const end = first + n;
+  let a = first; // anchor: the last kept point
+  for (;;) {
+    const b = farthestReach(p, n, a, end, tolerance, s.corner);
+    if (b >= end) break; // back at the first point
+    const bi = b % n;
+    out.push(p[2 * bi], p[2 * bi + 1]);
     a = b;
   }
   return out.length >= 6 ? out : [];

@@ -9,7 +9,8 @@ import { SegmentBuffer, cutTriangles } from './segments.js';
 import { ChainScratch, chainSegments } from './chain.js';
 import { stitchChains } from './stitch.js';
 import { MeshHoles } from './holes.js';
-import { simplifyLoop } from './simplify-loop.js';
+import { isCleanArea } from './simple-area.js';
+import { simplifyLoop, SimplifyScratch } from './simplify-loop.js';
 
 /** Points closer than this (µm) to the line of their neighbours are dropped. */
 export const SIMPLIFY_TOLERANCE_UM = 5;
@@ -20,6 +21,8 @@ export interface SliceReport {
   stitchedLayers: number;
   /** open chains that could not be closed and were dropped, summed over layers */
   droppedChains: number;
+  /** layers that needed the polygon union (the others were already a clean area) */
+  unionedLayers?: number;
 }
 
 /** First index i with zs[i] >= v (zs ascending). */
@@ -84,22 +87,35 @@ function updateActive(active: Int32Array, n: number, b: Buckets, l: number): num
   return k;
 }
 
-/** One layer's segments → closed, simplified loops (integer µm, not yet unioned). */
-function layerLoops(seg: SegmentBuffer, scratch: ChainScratch, holes: () => MeshHoles, report: SliceReport): number[][] {
-  const { loops, open } = chainSegments(seg, scratch);
+/** Per-run scratch space shared by the layers. */
+interface Scratch {
+  chain: ChainScratch;
+  simplify: SimplifyScratch;
+  holes: () => MeshHoles;
+}
+
+/**
+ * One layer's segments → closed, simplified loops (integer µm); `clean` when they came straight
+ * from a manifold, consistently wound section (no repair was needed).
+ */
+function layerLoops(seg: SegmentBuffer, scratch: Scratch, report: SliceReport): { loops: number[][]; clean: boolean } {
+  const { points, loopStart, open, clean } = chainSegments(seg, scratch.chain);
+  const out: number[][] = [];
+  for (let i = 0; i + 1 < loopStart.length; i++) {
+    const s = simplifyLoop(points, loopStart[i], loopStart[i + 1], SIMPLIFY_TOLERANCE_UM, scratch.simplify);
+    if (s.length >= 6) out.push(s);
+  }
   if (open.length > 0) {
-    const h = holes();
+    const h = scratch.holes();
     const st = stitchChains(open, (lo, hi) => h.holeOf(lo, hi));
     report.stitchedLayers++;
     report.droppedChains += st.dropped;
-    for (const l of st.loops) loops.push(l);
+    for (const l of st.loops) {
+      const s = simplifyLoop(Float64Array.from(l), 0, l.length, SIMPLIFY_TOLERANCE_UM, scratch.simplify);
+      if (s.length >= 6) out.push(s);
+    }
   }
-  const out: number[][] = [];
-  for (const l of loops) {
-    const s = simplifyLoop(l, SIMPLIFY_TOLERANCE_UM);
-    if (s.length >= 6) out.push(s);
-  }
-  return out;
+  return { loops: out, clean };
 }
 
 /**
@@ -118,15 +134,24 @@ export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: n
   const active = new Int32Array(indices.length / 3);
   let nActive = 0;
   const seg = new SegmentBuffer();
-  const scratch = new ChainScratch();
   let meshHoles: MeshHoles | null = null;
-  const holes = () => (meshHoles ??= new MeshHoles(indices));
+  const scratch: Scratch = {
+    chain: new ChainScratch(),
+    simplify: new SimplifyScratch(),
+    holes: () => (meshHoles ??= new MeshHoles(indices)),
+  };
   for (let l = 0; l < nL; l++) {
     nActive = updateActive(active, nActive, buckets, l);
     seg.reset();
     cutTriangles(positionsUm, indices, active, nActive, sorted[l], seg);
-    const loops = layerLoops(seg, scratch, holes, rep);
-    result[planeOrder[l]] = loops.length > 0 ? union(loops, 'nonzero') : [];
+    const { loops, clean } = layerLoops(seg, scratch, rep);
+    // the union resolves overlaps and orientation; a clean section that is already a valid area skips it
+    if (loops.length === 0) result[planeOrder[l]] = [];
+    else if (clean && isCleanArea(loops)) result[planeOrder[l]] = loops;
+    else {
+      result[planeOrder[l]] = union(loops, 'nonzero');
+      rep.unionedLayers = (rep.unionedLayers ?? 0) + 1;
+    }
   }
   return result;
 }

@@ -1,0 +1,141 @@
+// Deciding whether a layer's loops already form a clean area, so the polygon union can be skipped
+// (it is the slicer's most expensive step, and a closed, well-formed mesh needs it only rarely).
+// The loops qualify when no two edges cross or touch (except neighbours meeting at their shared
+// point, and those must not fold back onto each other) and each loop's orientation matches its
+// nesting depth: outer contours counter-clockwise, holes in them clockwise, islands in holes
+// counter-clockwise again. Anything doubtful answers false and the caller unions.
+
+/** Above this many loops the nesting test (quadratic) is not worth it: union instead. */
+const MAX_LOOPS = 64;
+/** Coordinates must stay within this range so that products of differences are exact doubles. */
+const MAX_SPAN = 1 << 25;
+
+function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  return Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
+}
+
+/** True when segments (a, b) and (c, d) share any point (exact for integer coordinates). */
+function segmentsMeet(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+  const o1 = orient(ax, ay, bx, by, cx, cy);
+  const o2 = orient(ax, ay, bx, by, dx, dy);
+  const o3 = orient(cx, cy, dx, dy, ax, ay);
+  const o4 = orient(cx, cy, dx, dy, bx, by);
+  if (o1 * o2 > 0 || o3 * o4 > 0) return false;
+  if (o1 !== 0 || o2 !== 0 || o3 !== 0 || o4 !== 0) return true;
+  // collinear: do the projections overlap?
+  return Math.min(ax, bx) <= Math.max(cx, dx) && Math.min(cx, dx) <= Math.max(ax, bx) && Math.min(ay, by) <= Math.max(cy, dy) && Math.min(cy, dy) <= Math.max(ay, by);
+}
+
+function signedArea(p: number[]): number {
+  let a = 0;
+  const n = p.length;
+  for (let i = 0; i < n; i += 2) {
+    const j = i + 2 < n ? i + 2 : 0;
+    a += (p[i] - p[0]) * (p[j + 1] - p[1]) - (p[j] - p[0]) * (p[i + 1] - p[1]);
+  }
+  return a / 2;
+}
+
+/** Even-odd point-in-polygon for a point known not to lie on the polygon's boundary. */
+function inside(x: number, y: number, p: number[]): boolean {
+  let c = false;
+  const n = p.length;
+  for (let i = 0, j = n - 2; i < n; j = i, i += 2) {
+    const yi = p[i + 1];
+    const yj = p[j + 1];
+    if (yi > y !== yj > y && x < ((p[j] - p[i]) * (y - yi)) / (yj - yi) + p[i]) c = !c;
+  }
+  return c;
+}
+
+/** Edges per layer fit in this many bits of a sort key (the left x fills the bits above). */
+const INDEX_BITS = 2 ** 21;
+
+/**
+ * Sweep over edges sorted by their left end: true if any two edges meet, other than neighbours at
+ * their shared point (neighbours that fold back along each other do count). All points are copied
+ * into one flat array; edge e runs from point e to point nxt[e].
+ */
+function anyEdgesMeet(loops: number[][], total: number, lo: number): boolean {
+  if (total >= INDEX_BITS) return true;
+  const P = new Float64Array(2 * total);
+  const nxt = new Int32Array(total);
+  const sortKey = new Float64Array(total);
+  let e = 0;
+  for (const p of loops) {
+    const first = e;
+    const n = p.length >> 1;
+    for (let k = 0; k < n; k++, e++) {
+      P[2 * e] = p[2 * k];
+      P[2 * e + 1] = p[2 * k + 1];
+      nxt[e] = k + 1 < n ? e + 1 : first;
+    }
+  }
+  for (let k = 0; k < total; k++) sortKey[k] = (Math.min(P[2 * k], P[2 * nxt[k]]) - lo) * INDEX_BITS + k;
+  sortKey.sort();
+  const active = new Int32Array(total);
+  let nActive = 0;
+  let budget = 40 * total + 1000;
+  for (let q = 0; q < total; q++) {
+    const key = sortKey[q];
+    const s = key - Math.floor(key / INDEX_BITS) * INDEX_BITS;
+    const ax = P[2 * s], ay = P[2 * s + 1];
+    const bx = P[2 * nxt[s]], by = P[2 * nxt[s] + 1];
+    const sxmin = ax < bx ? ax : bx;
+    const symin = ay < by ? ay : by;
+    const symax = ay < by ? by : ay;
+    let w = 0;
+    for (let k = 0; k < nActive; k++) {
+      const a = active[k];
+      const cx = P[2 * a], cy = P[2 * a + 1];
+      const dx = P[2 * nxt[a]], dy = P[2 * nxt[a] + 1];
+      if ((cx > dx ? cx : dx) < sxmin) continue; // ends left of the sweep: retire it
+      active[w++] = a;
+      if (--budget < 0) return true; // too crowded to check cheaply: let the union decide
+      if (symax < (cy < dy ? cy : dy) || (cy > dy ? cy : dy) < symin) continue;
+      if (nxt[a] === s || nxt[s] === a) {
+        // neighbours share one point; they are fine unless they fold back along each other
+        if (nxt[nxt[s]] === s) return true; // a two-point loop
+        const shared = nxt[a] === s; // the shared point is s's start
+        const ox = shared ? cx : dx; // the neighbour's far end
+        const oy = shared ? cy : dy;
+        const mx = shared ? ax : bx;
+        const my = shared ? ay : by;
+        const fx = shared ? bx : ax; // this edge's far end
+        const fy = shared ? by : ay;
+        if (orient(ox, oy, mx, my, fx, fy) === 0 && (ox - mx) * (fx - mx) + (oy - my) * (fy - my) > 0) return true;
+        continue;
+      }
+      if (segmentsMeet(ax, ay, bx, by, cx, cy, dx, dy)) return true;
+    }
+    nActive = w;
+    active[nActive++] = s;
+  }
+  return false;
+}
+
+/** True when `loops` (integer µm, closed) are a clean area as they are: no union needed. */
+export function isCleanArea(loops: number[][]): boolean {
+  if (loops.length === 0) return true;
+  if (loops.length > MAX_LOOPS) return false;
+  let total = 0;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const p of loops) {
+    total += p.length >> 1;
+    for (const v of p) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  if (hi - lo > MAX_SPAN) return false;
+  if (anyEdgesMeet(loops, total, lo)) return false;
+  // no edges meet, so each loop's first point is strictly inside or outside every other loop
+  for (let a = 0; a < loops.length; a++) {
+    let depth = 0;
+    for (let b = 0; b < loops.length; b++) if (b !== a && inside(loops[a][0], loops[a][1], loops[b])) depth++;
+    const ccw = signedArea(loops[a]) > 0;
+    if (ccw !== (depth % 2 === 0)) return false;
+  }
+  return true;
+}
