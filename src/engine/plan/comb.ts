@@ -3,6 +3,7 @@
 // nor drags over walls. A straight move is kept when it stays inside; otherwise the move follows
 // the boundary of the region (a little inside it) around whatever it would have crossed.
 import type { EdgeIndex } from './edge-index.js';
+import { hyp } from './length.js';
 
 export interface CombRegion {
   /** boundary of the region where travel is free (even-odd) */
@@ -24,7 +25,7 @@ function sortedTs(raw: number[]): number[] {
  * (an endpoint on a wall lies outside the region; its way in must be shorter than `allowance`).
  */
 export function straightInRegion(r: CombRegion, ax: number, ay: number, bx: number, by: number): boolean {
-  const d = Math.hypot(bx - ax, by - ay);
+  const d = hyp(bx - ax, by - ay);
   const raw: number[] = [];
   r.comb.crossings(ax, ay, bx, by, raw);
   const inA = r.comb.contains(ax, ay);
@@ -46,7 +47,7 @@ export function straightInRegion(r: CombRegion, ax: number, ay: number, bx: numb
 /** Unit normal of edge e pointing into the region. */
 function inwardNormal(idx: EdgeIndex, e: number): [number, number] {
   const [x1, y1, x2, y2] = idx.edge(e);
-  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const len = hyp(x2 - x1, y2 - y1) || 1;
   const side = idx.inwardSide(idx.edgePoly[e]);
   return [(-(y2 - y1) / len) * side, ((x2 - x1) / len) * side];
 }
@@ -63,7 +64,7 @@ function pushInsetVertex(idx: EdgeIndex, p: number, v: number, inset: number, ou
   const x = poly[2 * v], y = poly[2 * v + 1];
   let ax = x - poly[2 * u], ay = y - poly[2 * u + 1];
   let bx = poly[2 * w] - x, by = poly[2 * w + 1] - y;
-  const la = Math.hypot(ax, ay) || 1, lb = Math.hypot(bx, by) || 1;
+  const la = hyp(ax, ay) || 1, lb = hyp(bx, by) || 1;
   ax /= la;
   ay /= la;
   bx /= lb;
@@ -71,7 +72,7 @@ function pushInsetVertex(idx: EdgeIndex, p: number, v: number, inset: number, ou
   // inward normals of the incoming and outgoing edges
   const n1x = -ay * side, n1y = ax * side, n2x = -by * side, n2y = bx * side;
   let mx = n1x + n2x, my = n1y + n2y;
-  const ml = Math.hypot(mx, my);
+  const ml = hyp(mx, my);
   if (ml < 1e-9) {
     mx = n1x;
     my = n1y;
@@ -128,7 +129,7 @@ function walkBoundary(
     const perim = cum[k];
     // boundary length walking forward from vertex i to vertex j
     const along = (i: number, j: number) => (((cum[j] - cum[i]) % perim) + perim) % perim;
-    const gap = (i: number, x: number, y: number) => Math.hypot(poly[2 * i] - x, poly[2 * i + 1] - y);
+    const gap = (i: number, x: number, y: number) => hyp(poly[2 * i] - x, poly[2 * i + 1] - y);
     const a = (li + 1) % k, b = (lj + 1) % k;
     const pathLen = (step: 1 | -1): number =>
       step === 1 ? gap(a, ex, ey) + along(a, lj) + gap(lj, nx, ny) : gap(li, ex, ey) + along(b, li) + gap(b, nx, ny);
@@ -207,7 +208,7 @@ export function combRoute(r: CombRegion, ax: number, ay: number, bx: number, by:
 export function routeLength(x: number, y: number, route: number[]): number {
   let len = 0;
   for (let i = 0; i < route.length; i += 2) {
-    len += Math.hypot(route[i] - x, route[i + 1] - y);
+    len += hyp(route[i] - x, route[i + 1] - y);
     x = route[i];
     y = route[i + 1];
   }

@@ -1,6 +1,7 @@
 // Cooling: the part fan per layer, and the minimum-layer-time slowdown.
 import type { SliceSettings } from '../settings.js';
 import type { PlanOp } from './types.js';
+import { hyp } from './length.js';
 
 /**
  * Fan percent for a layer (index from 0). Settings count layers from 1: layers up to fanOffLayers
@@ -21,12 +22,12 @@ export function simpleLayerTime(ops: PlanOp[], start: { x: number; y: number }):
   for (const o of ops) {
     switch (o.op) {
       case 'extrude':
-        extrudeS += Math.hypot(o.x - x, o.y - y) / 1000 / o.speed;
+        extrudeS += hyp(o.x - x, o.y - y) / 1000 / o.speed;
         x = o.x;
         y = o.y;
         break;
       case 'travel': {
-        const d = Math.hypot(o.x - x, o.y - y);
+        const d = hyp(o.x - x, o.y - y);
         otherS += (d > 0 ? d : 0) / 1000 / o.speed;
         x = o.x;
         y = o.y;
@@ -49,7 +50,7 @@ function extrudedBySpeed(ops: PlanOp[], start: { x: number; y: number }): Map<nu
   let x = start.x, y = start.y;
   for (const o of ops) {
     if (o.op === 'extrude') {
-      const len = Math.hypot(o.x - x, o.y - y) / 1000;
+      const len = hyp(o.x - x, o.y - y) / 1000;
       bySpeed.set(o.speed, (bySpeed.get(o.speed) ?? 0) + len);
     }
     if (o.op === 'extrude' || o.op === 'travel') {

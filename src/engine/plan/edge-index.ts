@@ -3,6 +3,7 @@
 // where the nearest boundary point is. Plain TS on purpose: a WASM clip per travel would cost
 // more than planning the whole layer.
 import type { Paths } from '../types.js';
+import { hyp } from './length.js';
 
 /** The closest boundary point to a query point. */
 export interface BoundaryPoint {
@@ -236,7 +237,7 @@ export class EdgeIndex {
     cum = new Float64Array(k + 1);
     for (let i = 0; i < k; i++) {
       const j = i + 1 === k ? 0 : i + 1;
-      cum[i + 1] = cum[i] + Math.hypot(poly[2 * j] - poly[2 * i], poly[2 * j + 1] - poly[2 * i + 1]);
+      cum[i + 1] = cum[i] + hyp(poly[2 * j] - poly[2 * i], poly[2 * j + 1] - poly[2 * i + 1]);
     }
     this.perimeter[p] = cum;
     return cum;
@@ -261,7 +262,7 @@ export class EdgeIndex {
     let bi = 0, bl = -1;
     for (let i = 0; i < k; i++) {
       const j = i + 1 === k ? 0 : i + 1;
-      const l = Math.hypot(poly[2 * j] - poly[2 * i], poly[2 * j + 1] - poly[2 * i + 1]);
+      const l = hyp(poly[2 * j] - poly[2 * i], poly[2 * j + 1] - poly[2 * i + 1]);
       if (l > bl) {
         bl = l;
         bi = i;

@@ -2,6 +2,7 @@
 import type { FeatureType } from '../types.js';
 import type { PlanOp } from './types.js';
 import type { Visit } from './order.js';
+import { hyp } from './length.js';
 
 export class LayerOps {
   readonly ops: PlanOp[] = [];
@@ -33,7 +34,7 @@ export class LayerOps {
 
   moveTo(x: number, y: number, speed: number): void {
     if (x === this.x && y === this.y) return;
-    this.otherTime += Math.hypot(x - this.x, y - this.y) / 1000 / speed;
+    this.otherTime += hyp(x - this.x, y - this.y) / 1000 / speed;
     this.ops.push({ op: 'travel', x, y, speed });
     this.x = x;
     this.y = y;
@@ -71,7 +72,7 @@ export class LayerOps {
     let x = this.x, y = this.y, total = 0;
     const segment = (i: number) => {
       const nx = p[2 * i], ny = p[2 * i + 1];
-      const len = Math.hypot(nx - x, ny - y);
+      const len = hyp(nx - x, ny - y);
       if (len === 0) return;
       ops.push({ op: 'extrude', x: nx, y: ny, e: len * ePerUm, speed });
       total += len;

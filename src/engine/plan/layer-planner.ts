@@ -73,7 +73,7 @@ export function planLayer(
   if (index === 0 || fan !== fanPercent(index - 1, s)) ops.fan(fan);
 
   const perUm2 = filamentPerUm2(s, layerHeightUm(layer.height, index, s));
-  const seam: SeamContext = { mode: s.seamPosition, target: options.seamTarget ?? defaultSeamTarget(s), seed: index };
+  const seam: SeamContext = { mode: s.seamPosition, target: options.seamTarget ?? defaultSeamTarget(s), seed: index, cache: new Map() };
   let outlineIndex: EdgeIndex | null = null;
   const outlines = () => (outlineIndex ??= new EdgeIndex(layer.islands.flatMap((i) => i.outline)));
   const travel = new TravelPlanner(s, layer.z, travelSpeed(index, s), outlines);
@@ -91,7 +91,7 @@ export function planLayer(
   };
 
   // extras: consecutive runs of one type; loops start nearest to the nozzle
-  const extraSeam: SeamContext = { ...seam, mode: 'shortest' };
+  const extraSeam: SeamContext = { ...seam, mode: 'shortest', cache: undefined };
   for (let i = 0; i < layer.extras.length; ) {
     let j = i;
     while (j < layer.extras.length && layer.extras[j].type === layer.extras[i].type) j++;

@@ -1,6 +1,7 @@
 // The order paths are printed in, and where each one starts.
 import type { ExtrusionPath } from '../types.js';
 import { chooseSeam, type SeamContext } from './seam.js';
+import { hyp } from './length.js';
 
 /** One path to print: closed loops start at vertex `start`; open paths run backwards when `reverse`. */
 export interface Visit {
@@ -94,7 +95,7 @@ export function orderMonotonic(lines: ExtrusionPath[], x: number, y: number): Vi
   let dx = 0, dy = 0, bestLen = -1;
   for (const l of lines) {
     const p = l.points, k = p.length;
-    const len = Math.hypot(p[k - 2] - p[0], p[k - 1] - p[1]);
+    const len = hyp(p[k - 2] - p[0], p[k - 1] - p[1]);
     if (len > bestLen) {
       bestLen = len;
       dx = p[k - 2] - p[0];

@@ -1,6 +1,7 @@
 // Where a closed loop starts and ends (its seam).
 import type { Path } from '../types.js';
 import type { SeamPosition } from '../settings.js';
+import { hyp } from './length.js';
 
 /** A deterministic hash of a few integers to [0, 1) (mulberry32-style mixing). */
 export function hashUnit(...values: number[]): number {
@@ -20,6 +21,8 @@ export interface SeamContext {
   target: { x: number; y: number };
   /** for `random`: the layer index, so the same loop on the same layer always gets the same seam */
   seed: number;
+  /** seams already chosen (modes that do not depend on the nozzle position), by loop */
+  cache?: Map<Path, number>;
 }
 
 // How much a corner may pull an aligned seam away from the target: a sharp concave corner
@@ -39,7 +42,7 @@ function turnAt(p: Path, i: number, n: number): number {
 function alignedSeam(p: Path, n: number, target: { x: number; y: number }): number {
   let best = 0, bestScore = Infinity;
   for (let i = 0; i < n; i++) {
-    const d = Math.hypot(p[2 * i] - target.x, p[2 * i + 1] - target.y);
+    const d = hyp(p[2 * i] - target.x, p[2 * i + 1] - target.y);
     // the corner bonus is bounded: skip the angle unless the vertex could still win
     if (d - CONCAVE_PULL >= bestScore - 1e-6) continue;
     let score = d;
@@ -59,6 +62,29 @@ function alignedSeam(p: Path, n: number, target: { x: number; y: number }): numb
 export function chooseSeam(p: Path, ctx: SeamContext, x: number, y: number): number {
   const n = p.length >> 1;
   if (n <= 1) return 0;
+  if (ctx.mode === 'shortest') return nearestVertex(p, n, x, y);
+  let seam = ctx.cache?.get(p);
+  if (seam === undefined) {
+    seam = fixedSeam(p, n, ctx);
+    ctx.cache?.set(p, seam);
+  }
+  return seam;
+}
+
+function nearestVertex(p: Path, n: number, x: number, y: number): number {
+  let best = 0, bd = Infinity;
+  for (let i = 0; i < n; i++) {
+    const d = (p[2 * i] - x) ** 2 + (p[2 * i + 1] - y) ** 2;
+    if (d < bd) {
+      bd = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/** Seams that depend on the loop alone. */
+function fixedSeam(p: Path, n: number, ctx: SeamContext): number {
   switch (ctx.mode) {
     case 'aligned':
       return alignedSeam(p, n, ctx.target);
@@ -70,18 +96,7 @@ export function chooseSeam(p: Path, ctx: SeamContext, x: number, y: number): num
       }
       return best;
     }
-    case 'random':
+    default:
       return Math.min(n - 1, Math.floor(hashUnit(ctx.seed, p[0], p[1], n) * n));
-    default: {
-      let best = 0, bd = Infinity;
-      for (let i = 0; i < n; i++) {
-        const d = (p[2 * i] - x) ** 2 + (p[2 * i + 1] - y) ** 2;
-        if (d < bd) {
-          bd = d;
-          best = i;
-        }
-      }
-      return best;
-    }
   }
 }

@@ -5,6 +5,7 @@ import type { SliceSettings } from '../settings.js';
 import { combRoute, routeLength, straightInRegion, type CombRegion } from './comb.js';
 import type { EdgeIndex } from './edge-index.js';
 import type { LayerOps } from './layer-ops.js';
+import { hyp } from './length.js';
 
 /** A combed route may be at most this many times the straight distance (plus COMB_SLACK). */
 export const COMB_DETOUR = 3;
@@ -42,7 +43,7 @@ export class TravelPlanner {
     const raw = this.ts;
     raw.length = 0;
     idx.crossings(ax, ay, bx, by, raw);
-    const d = Math.hypot(bx - ax, by - ay);
+    const d = hyp(bx - ax, by - ay);
     let inside = idx.contains(ax, ay);
     if (raw.length === 0) return inside ? 0 : d;
     const t: number[] = [];
@@ -65,7 +66,7 @@ export class TravelPlanner {
    */
   travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, forceRetract = false): void {
     const ax = ops.x, ay = ops.y;
-    const d = Math.hypot(x - ax, y - ay);
+    const d = hyp(x - ax, y - ay);
     if (d === 0) return;
     let retract = forceRetract;
     if (!retract) {

@@ -4,6 +4,7 @@
 import type { ExtrusionPath } from '../types.js';
 import { chooseSeam, type SeamContext } from './seam.js';
 import { orderLoops, type Visit } from './order.js';
+import { hyp } from './length.js';
 
 function distToLoop(x: number, y: number, p: number[], closed: boolean): number {
   const n = p.length >> 1;
@@ -42,7 +43,7 @@ function boxOf(p: number[]): Box {
 
 function boxDist(b: Box, x: number, y: number): number {
   const dx = Math.max(b.x0 - x, 0, x - b.x1), dy = Math.max(b.y0 - y, 0, y - b.y1);
-  return Math.hypot(dx, dy);
+  return hyp(dx, dy);
 }
 
 /** Splits the walls by owner: group g holds, per inset, the loops that belong to outer loop g. */
@@ -79,7 +80,7 @@ function groupStartDist(levels: ExtrusionPath[][], seam: SeamContext, x: number,
   let best = Infinity;
   for (const l of first) {
     const s = l.closed ? chooseSeam(l.points, seam, x, y) : 0;
-    best = Math.min(best, Math.hypot(l.points[2 * s] - x, l.points[2 * s + 1] - y));
+    best = Math.min(best, hyp(l.points[2 * s] - x, l.points[2 * s + 1] - y));
   }
   return best;
 }
