@@ -1,94 +1,79 @@
 // The slicing pipeline: models + settings → printer file. Pure: no I/O; progress and cancellation
-// come in through SliceOptions. Stages: place → layer heights → cross-sections → walls → skins and
-// infill → adhesion → plan → G-code.
-import type { ModelInput, SliceOptions, SliceResult, Paths } from './types.js';
+// come in through SliceOptions. Stages: place → layer heights → per layer batch (cross-sections →
+// walls → skins and infill → adhesion → plan) → G-code. Batches run on other threads when the caller
+// passes an executor (src/runner/layer-pool.ts), else here, one after the other.
+import type { ModelInput, SliceOptions, SliceResult } from './types.js';
 import { SliceError, throwIfAborted } from './types.js';
 import type { SliceSettings } from './settings.js';
 import { initGeometry } from './geom/clipper.js';
 import { placeModels } from './setup/place.js';
 import { layerSpecs } from './setup/layer-heights.js';
-import { sliceMesh } from './layers/index.js';
-import { wallsForLayer, fillForLayer, type IslandWalls, type LayerGeometry } from './regions/build.js';
-import type { LayerRegions } from './regions/types.js';
-import { skirt } from './adhesion/skirt.js';
-import { brim } from './adhesion/brim.js';
-import { planLayers } from './plan/index.js';
+import { runLayerBatch, splitLayers, type LayerBatch, type LayerExecutor } from './batch.js';
+import { decodePlans } from './plan/codec.js';
+import type { LayerPlan } from './plan/types.js';
 import { writeGcode } from './output/index.js';
 import { ENGINE_VERSION } from './version.js';
 
-/** Share of the progress bar each stage takes (roughly its share of the time). */
-const STAGES = { slice: 0.1, walls: 0.25, fill: 0.35, plan: 0.15, output: 0.15 } as const;
+export interface PipelineOptions extends SliceOptions {
+  /** runs layer batches on other threads; without one, batches run in this thread */
+  executor?: LayerExecutor;
+  /** how many batches to cut the layers into for the executor (default 6) */
+  batches?: number;
+}
 
-export async function slice(models: ModelInput[], settings: SliceSettings, opts: SliceOptions = {}): Promise<SliceResult> {
+/** Below this many layers, threads cost more than they save. */
+const MIN_LAYERS_FOR_THREADS = 40;
+/** Share of the progress bar the layer work takes; the rest is G-code output. */
+const LAYER_SHARE = 0.85;
+
+export async function slice(models: ModelInput[], settings: SliceSettings, opts: PipelineOptions = {}): Promise<SliceResult> {
   const { signal } = opts;
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
-  let done = 0;
-  let lastReport = -1;
-  const report = (stage: keyof typeof STAGES, fraction: number) => {
-    const f = Math.min(0.999, done + STAGES[stage] * fraction);
-    // report at most every 0.5 % so callers are not flooded
-    if (f - lastReport >= 0.005) {
-      lastReport = f;
-      opts.onProgress?.(f, stage);
-    }
-  };
-  const finishStage = (stage: keyof typeof STAGES, t0: number) => {
-    timings[stage] = performance.now() - t0;
-    done += STAGES[stage];
-    report(stage, 0);
-  };
-
   await initGeometry();
   throwIfAborted(signal);
   let t0 = performance.now();
   const { placed, bounds } = placeModels(models, settings);
   const specs = layerSpecs((bounds.max[2] - bounds.min[2]) * 1000, settings.firstLayerHeight, settings.layerHeight);
-  const zs = specs.map((l) => l.sliceZ);
-  const perModel: Paths[][] = placed.map((m) => sliceMesh(m.positions, m.indices, zs));
-  throwIfAborted(signal);
-  // drop trailing layers where nothing is left (a spike's tip)
-  let count = specs.length;
-  while (count > 0 && perModel.every((layers) => (layers[count - 1]?.length ?? 0) === 0)) count--;
-  if (count === 0) throw new SliceError('the model has no printable cross-section (is it a closed solid?)', 'EMPTY');
-  const geometry: LayerGeometry[] = specs.slice(0, count).map((l) => ({
-    index: l.index,
-    z: l.z,
-    height: l.height,
-    outlines: perModel.map((layers) => layers[l.index] ?? []),
-  }));
-  finishStage('slice', t0);
-
-  t0 = performance.now();
-  const walls: IslandWalls[][] = [];
-  for (const g of geometry) {
-    if ((g.index & 7) === 0) throwIfAborted(signal);
-    walls.push(wallsForLayer(g, settings));
-    report('walls', g.index / count);
-  }
-  finishStage('walls', t0);
-
-  t0 = performance.now();
-  const outlinesOf = (j: number) => geometry[j]?.outlines;
-  const regions: LayerRegions[] = [];
-  for (const g of geometry) {
-    if ((g.index & 7) === 0) throwIfAborted(signal);
-    regions.push(fillForLayer(g, walls[g.index], outlinesOf, settings));
-    report('fill', g.index / count);
-  }
-  addAdhesion(regions, geometry, settings);
-  finishStage('fill', t0);
-
-  t0 = performance.now();
   const names = models.map((m) => m.name);
-  const plans = planLayers(regions, settings, names, signal);
-  finishStage('plan', t0);
+  const batchModels = placed.map((m) => ({ positions: m.positions, indices: m.indices }));
+  timings.place = performance.now() - t0;
+
+  let layersDone = 0;
+  let lastReported = -1;
+  const onLayer = () => {
+    layersDone++;
+    const f = (LAYER_SHARE * layersDone) / specs.length;
+    if (f - lastReported >= 0.005) {
+      lastReported = f;
+      opts.onProgress?.(f, 'layers');
+    }
+  };
+  const batch = (from: number, to: number): LayerBatch => ({ models: batchModels, modelNames: names, specs, from, to, settings });
+
+  t0 = performance.now();
+  let plans: LayerPlan[];
+  if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS) {
+    const ranges = splitLayers(specs.length, opts.batches ?? 6);
+    const results = await opts.executor(ranges.map(([a, b]) => batch(a, b)), onLayer, signal);
+    results.sort((a, b) => a.from - b.from);
+    plans = results.flatMap((r) => decodePlans(r.encoded));
+    for (const r of results) mergeTimings(timings, r.timings);
+  } else {
+    const r = runLayerBatch(batch(0, specs.length), onLayer, signal);
+    plans = r.plans;
+    mergeTimings(timings, r.timings);
+  }
+  timings.layers = performance.now() - t0;
+  // a spike's tip leaves empty layers at the top: drop them
+  while (plans.length > 0 && !plans[plans.length - 1].ops.some((o) => o.op === 'extrude')) plans.pop();
+  if (plans.length === 0) throw new SliceError('the model has no printable cross-section (is it a closed solid?)', 'EMPTY');
 
   throwIfAborted(signal);
   t0 = performance.now();
   const written = writeGcode(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
   const output = new TextEncoder().encode(written.text);
-  finishStage('output', t0);
+  timings.output = performance.now() - t0;
   opts.onProgress?.(1, 'done');
 
   return {
@@ -107,20 +92,6 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   };
 }
 
-function addAdhesion(regions: LayerRegions[], geometry: LayerGeometry[], s: SliceSettings): void {
-  if (regions.length === 0) return;
-  const first = geometry[0].outlines.flat();
-  const w = Math.round(s.firstLayerLineWidth * 1000);
-  if (s.adhesionType === 'skirt') {
-    regions[0].extras.push(
-      ...skirt(first, {
-        distance: Math.round(s.skirtDistance * 1000),
-        loops: s.skirtLoops,
-        minLength: Math.round(s.skirtMinLength * 1000),
-        width: w,
-      }),
-    );
-  } else if (s.adhesionType === 'brim') {
-    regions[0].extras.push(...brim(first, s.brimWidth, w));
-  }
+function mergeTimings(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
 }

@@ -5,7 +5,7 @@
 // branching gap yields its longest branch.
 import type { ExtrusionPath, Path, Paths } from '../types.js';
 import { islands, offset } from '../geom/clipper.js';
-import { areaOf } from '../geom/path-math.js';
+import { areaOf, pathLength } from '../geom/path-math.js';
 
 export interface GapFillParams {
   /** nominal line width, µm */
@@ -20,10 +20,14 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
   for (const island of islands(gaps)) {
     const area = areaOf(island);
     if (area < p.minWidth * p.minWidth) continue;
-    // half-width: largest d with a non-empty inward offset
+    // half-width: for a strip of length L and width t, area = L·t and perimeter ≈ 2L, so
+    // t ≈ 2·area/perimeter; then a short binary search around that estimate
+    const perimeter = island.reduce((sum, p) => sum + pathLength(p, true), 0);
+    const guess = perimeter > 0 ? area / perimeter : p.width / 2;
     let lo = 0;
-    let hi = p.width * 1.5;
-    for (let i = 0; i < 7; i++) {
+    let hi = Math.min(p.width * 1.5, guess * 2);
+    if (offset(island, -hi, 'miter', 2).length > 0) lo = hi;
+    for (let i = 0; i < 4 && lo < hi; i++) {
       const mid = (lo + hi) / 2;
       if (offset(island, -mid, 'miter', 2).length > 0) lo = mid;
       else hi = mid;

@@ -1,7 +1,7 @@
 // Walls (perimeters) of one island: N loops inside the outline, each a line width apart, the outer
 // one half a line width inside the outline so its outer edge lies on the model's surface.
 import type { ExtrusionPath, Paths } from '../types.js';
-import { difference, offset, offsetOpen, union } from '../geom/clipper.js';
+import { difference, offset } from '../geom/clipper.js';
 import { areaOf } from '../geom/path-math.js';
 
 export interface WallResult {
@@ -52,25 +52,48 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
     last = kept;
   }
   const n = centreLines.length;
-  const innerRaw = n === 0 ? [] : offset(outline, -(n * w), 'miter', 3);
+  if (n === 0) {
+    // Too thin for even one wall: the whole island is a gap, filled with single lines.
+    return { walls, innerArea: [], combArea: [], gaps: p.gapFill ? outline : [] };
+  }
+  const innerRaw = offset(outline, -(n * w), 'miter', 3);
   // parts of the inner area narrower than about a line cannot take skin or infill lines: they
   // become gap fill instead
   const open = Math.round(w * 0.45);
   const innerArea = innerRaw.length === 0 ? [] : offset(offset(innerRaw, -open, 'miter', 3), open, 'miter', 3);
-  // Travels along the innermost wall's centre line cross no wall; a little inside it is safer.
-  const combArea = n === 0 ? [] : offset(last, -w / 4, 'miter', 3);
-  let gaps: Paths = [];
-  if (p.gapFill && n > 0) {
-    // The band the walls should cover, minus what their beads do cover, plus the too-thin inner
-    // parts, opened so slivers vanish.
-    const band = difference(outline, innerArea);
-    const covered = union(centreLines.flatMap((loops) => offsetOpen(loops, w / 2, 'miter', 'joined')));
-    const rest = difference(band, covered);
-    const half = p.minGapWidth / 2;
-    gaps = offset(offset(rest, -half, 'miter', 3), half, 'miter', 3);
-  } else if (p.gapFill && n === 0) {
-    // Too thin for even one wall: the whole island is a gap, filled with single lines.
-    gaps = outline;
-  }
+  // Travels along the innermost wall's centre line cross no wall.
+  const combArea = last;
+  const gaps = p.gapFill ? findGaps(outline, centreLines, innerRaw, innerArea, w, p.minGapWidth / 2) : [];
   return { walls, innerArea, combArea, gaps };
+}
+
+/**
+ * Thin areas no wall covers. Between two levels X (outer) and Y (inner, one line further in) a gap
+ * exists only where X has parts narrower than a line, i.e. where X's opening (Y grown back) is
+ * smaller than X: that cheap area test skips the costly part on almost every layer. Where it fails,
+ * the gap is (X ⊖ w/2) ∖ (Y ⊕ w/2), opened by r so slivers vanish; eroding a difference is the
+ * difference of an erosion and a dilation, (X ∖ Y) ⊖ r = (X ⊖ r) ∖ (Y ⊕ r), which avoids the
+ * micrometre slivers a plain difference of offsets leaves along every wall.
+ */
+function findGaps(outline: Paths, loops: Paths[], innerRaw: Paths, innerArea: Paths, w: number, r: number): Paths {
+  const tol = (w * w) / 2;
+  const eroded: Paths = [];
+  const take = (x: Paths, y: Paths) => {
+    if (x.length > 0) eroded.push(...difference(x, y));
+  };
+  // outside the outer loop: parts of the outline thinner than a line
+  if (areaOf(outline) - areaOf(offset(loops[0], w / 2, 'miter', 3)) > tol) {
+    take(offset(outline, -r, 'miter', 3), offset(loops[0], w / 2 + r, 'miter', 3));
+  }
+  // between consecutive loops
+  for (let k = 0; k + 1 < loops.length; k++) {
+    if (areaOf(loops[k]) - areaOf(offset(loops[k + 1], w, 'miter', 3)) > tol) {
+      take(offset(loops[k], -(w / 2 + r), 'miter', 3), offset(loops[k + 1], w / 2 + r, 'miter', 3));
+    }
+  }
+  // inside the innermost loop: inner parts too thin for skin or infill
+  if (areaOf(innerRaw) - areaOf(innerArea) > tol) {
+    take(offset(innerRaw, -r, 'miter', 3), offset(innerArea, r, 'miter', 3));
+  }
+  return eroded.length > 0 ? offset(eroded, r, 'miter', 3) : [];
 }

@@ -1,0 +1,135 @@
+// A layer batch: everything from cross-sections to planned operations for a contiguous range of
+// layers. Batches are independent (each slices the few neighbouring layers skin detection needs),
+// so a caller may run them on several threads; `slice()` runs them in order when it has no executor.
+import type { Paths } from './types.js';
+import { throwIfAborted } from './types.js';
+import type { SliceSettings } from './settings.js';
+import type { LayerSpec } from './setup/layer-heights.js';
+import { sliceMesh } from './layers/index.js';
+import { wallsForLayer, fillForLayer, type LayerGeometry } from './regions/build.js';
+import type { LayerRegions } from './regions/types.js';
+import { skirt } from './adhesion/skirt.js';
+import { brim } from './adhesion/brim.js';
+import { planLayer, defaultSeamTarget, startPosition } from './plan/index.js';
+import type { LayerPlan } from './plan/types.js';
+import { encodePlans, type EncodedPlans } from './plan/codec.js';
+
+export interface BatchModel {
+  /** placed positions, µm */
+  positions: Float64Array;
+  indices: Uint32Array;
+}
+
+export interface LayerBatch {
+  models: BatchModel[];
+  modelNames: string[];
+  /** every layer of the job */
+  specs: LayerSpec[];
+  /** this batch's layers: [from, to) */
+  from: number;
+  to: number;
+  settings: SliceSettings;
+}
+
+export interface BatchResult {
+  from: number;
+  to: number;
+  plans: LayerPlan[];
+  timings: Record<string, number>;
+}
+
+export interface EncodedBatchResult {
+  from: number;
+  to: number;
+  encoded: EncodedPlans;
+  timings: Record<string, number>;
+}
+
+/**
+ * Runs a contiguous group of batches on other threads. `onLayer` is called as layers finish (for
+ * progress). Implemented outside the engine (src/runner/layer-pool.ts), which owns the threads.
+ */
+export type LayerExecutor = (batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal) => Promise<EncodedBatchResult[]>;
+
+export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal): BatchResult {
+  const s = b.settings;
+  const timings: Record<string, number> = {};
+  let t0 = performance.now();
+  // the layers skin detection looks at: topLayers above and bottomLayers below the range
+  const lo = Math.max(0, b.from - s.bottomLayers);
+  const hi = Math.min(b.specs.length, b.to + s.topLayers);
+  const zs = b.specs.slice(lo, hi).map((l) => l.sliceZ);
+  const sections: Paths[][] = b.models.map((m) => sliceMesh(m.positions, m.indices, zs));
+  const geometryOf = (j: number): LayerGeometry | undefined => {
+    if (j < lo || j >= hi) return undefined;
+    const l = b.specs[j];
+    return { index: j, z: l.z, height: l.height, outlines: sections.map((layers) => layers[j - lo] ?? []) };
+  };
+  timings.slice = performance.now() - t0;
+
+  const regions: LayerRegions[] = [];
+  let tWalls = 0;
+  let tFill = 0;
+  for (let i = b.from; i < b.to; i++) {
+    if ((i & 3) === 0) throwIfAborted(signal);
+    const g = geometryOf(i)!;
+    t0 = performance.now();
+    const walls = wallsForLayer(g, s);
+    const t1 = performance.now();
+    regions.push(fillForLayer(g, walls, (j) => geometryOf(j)?.outlines, s));
+    tFill += performance.now() - t1;
+    tWalls += t1 - t0;
+  }
+  timings.walls = tWalls;
+  timings.fill = tFill;
+  if (b.from === 0 && regions.length > 0) addAdhesion(regions[0], geometryOf(0)!, s);
+
+  t0 = performance.now();
+  const opts = { seamTarget: defaultSeamTarget(s) };
+  let pos = startPosition(s);
+  const plans: LayerPlan[] = [];
+  for (const layer of regions) {
+    throwIfAborted(signal);
+    const { plan, end } = planLayer(layer, s, b.modelNames, pos, b.specs.length, opts);
+    plans.push(plan);
+    pos = end;
+    onLayer?.();
+  }
+  timings.plan = performance.now() - t0;
+  return { from: b.from, to: b.to, plans, timings };
+}
+
+/** The same, with the plans packed for transfer between threads. */
+export function runLayerBatchEncoded(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal): EncodedBatchResult {
+  const r = runLayerBatch(b, onLayer, signal);
+  return { from: r.from, to: r.to, encoded: encodePlans(r.plans), timings: r.timings };
+}
+
+function addAdhesion(layer0: LayerRegions, g: LayerGeometry, s: SliceSettings): void {
+  const first = g.outlines.flat();
+  const w = Math.round(s.firstLayerLineWidth * 1000);
+  if (s.adhesionType === 'skirt') {
+    layer0.extras.push(
+      ...skirt(first, {
+        distance: Math.round(s.skirtDistance * 1000),
+        loops: s.skirtLoops,
+        minLength: Math.round(s.skirtMinLength * 1000),
+        width: w,
+      }),
+    );
+  } else if (s.adhesionType === 'brim') {
+    layer0.extras.push(...brim(first, s.brimWidth, w));
+  }
+}
+
+/** Splits layers into about `parts` batches of similar work (by triangle-free layer count). */
+export function splitLayers(count: number, parts: number): Array<[number, number]> {
+  const n = Math.max(1, Math.min(parts, Math.ceil(count / 8)));
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < n; i++) {
+    const from = Math.floor((i * count) / n);
+    const to = Math.floor(((i + 1) * count) / n);
+    if (to > from) out.push([from, to]);
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+// Threads that run layer batches for the engine (its LayerExecutor), so one slice uses every core.
+// The mesh is copied once into shared memory per slice; every thread reads it from there.
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { SliceCancelled, SliceError, type EncodedBatchResult, type LayerBatch, type LayerExecutor } from '../engine/index.js';
+import type { LayerWorkerReply } from './layer-worker.js';
+
+function shared<T extends Float64Array | Uint32Array>(a: T): T {
+  const sab = new SharedArrayBuffer(a.byteLength);
+  const copy = (a instanceof Float64Array ? new Float64Array(sab) : new Uint32Array(sab)) as T;
+  copy.set(a);
+  return copy;
+}
+
+function rebuildError(r: Extract<LayerWorkerReply, { type: 'error' }>): Error {
+  if (r.name === 'SliceError') return new SliceError(r.message, (r.code as SliceError['code']) ?? 'BAD_MODEL');
+  if (r.name === 'SliceCancelled') return new SliceCancelled();
+  const e = new Error(r.message);
+  e.name = r.name;
+  return e;
+}
+
+export class LayerPool {
+  private workers: Worker[] = [];
+  private nextId = 1;
+
+  constructor(readonly size = Math.max(1, availableParallelism())) {}
+
+  private worker(i: number): Worker {
+    if (!this.workers[i]) {
+      const w = new Worker(new URL('./layer-worker.js', import.meta.url));
+      w.unref();
+      this.workers[i] = w;
+    }
+    return this.workers[i];
+  }
+
+  /** The engine's LayerExecutor: batches go to whichever thread is free. */
+  readonly executor: LayerExecutor = (batches, onLayer, signal) => this.run(batches, onLayer, signal);
+
+  private run(batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal): Promise<EncodedBatchResult[]> {
+    if (batches.length === 0) return Promise.resolve([]);
+    const models = batches[0].models.map((m) => ({ positions: shared(m.positions), indices: shared(m.indices) }));
+    const queue = batches.map((b) => ({ ...b, models }));
+    const results: EncodedBatchResult[] = [];
+    const threads = Math.min(this.size, queue.length);
+    return new Promise((resolve, reject) => {
+      let failed = false;
+      let running = 0;
+      const fail = (err: Error) => {
+        if (failed) return;
+        failed = true;
+        // threads stuck in a batch are stopped; new ones start on the next slice
+        this.terminate();
+        reject(err);
+      };
+      const onAbort = () => fail(new SliceCancelled());
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const feed = (i: number) => {
+        const batch = queue.shift();
+        if (!batch) {
+          if (running === 0 && !failed) {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(results);
+          }
+          return;
+        }
+        const id = this.nextId++;
+        const w = this.worker(i);
+        running++;
+        const onMessage = (r: LayerWorkerReply) => {
+          if (r.id !== id) return;
+          if (r.type === 'layer') {
+            for (let k = 0; k < r.count; k++) onLayer();
+            return;
+          }
+          w.off('message', onMessage);
+          w.off('error', onError);
+          running--;
+          if (r.type === 'error') return fail(rebuildError(r));
+          results.push(r.result);
+          if (!failed) feed(i);
+        };
+        const onError = (err: Error) => fail(err);
+        w.on('message', onMessage);
+        w.once('error', onError);
+        w.postMessage({ id, batch });
+      };
+      for (let i = 0; i < threads; i++) feed(i);
+    });
+  }
+
+  terminate(): void {
+    for (const w of this.workers) void w?.terminate();
+    this.workers = [];
+  }
+}

@@ -1,0 +1,33 @@
+// A layer-batch thread: runs the engine on one batch of layers at a time and hands the packed
+// plans back by transfer. Started by LayerPool; stays alive for the next batch.
+import { parentPort } from 'node:worker_threads';
+import { initGeometry, runLayerBatchEncoded, type LayerBatch } from '../engine/index.js';
+
+const port = parentPort;
+if (!port) throw new Error('layer-worker.js runs as a worker thread');
+
+export type LayerWorkerRequest = { id: number; batch: LayerBatch };
+export type LayerWorkerReply =
+  | { id: number; type: 'layer'; count: number }
+  | { id: number; type: 'done'; result: ReturnType<typeof runLayerBatchEncoded> }
+  | { id: number; type: 'error'; name: string; message: string; code?: string };
+
+port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
+  try {
+    await initGeometry();
+    let pending = 0;
+    const result = runLayerBatchEncoded(batch, () => {
+      // report in small groups: a message per layer would cost more than it tells
+      if (++pending >= 4) {
+        port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
+        pending = 0;
+      }
+    });
+    if (pending > 0) port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
+    const { ops, layers } = result.encoded;
+    port.postMessage({ id, type: 'done', result } satisfies LayerWorkerReply, [ops.buffer as ArrayBuffer, layers.buffer as ArrayBuffer]);
+  } catch (err) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    port.postMessage({ id, type: 'error', name: e.name, message: e.message, code: (e as { code?: string }).code } satisfies LayerWorkerReply);
+  }
+});
