@@ -235,6 +235,11 @@ test('no retraction at layer change unless retractAtLayerChange', () => {
   const layers = [0, 1].map((i) => layerOf(i, [isl]));
   const first = (plans: LayerPlan[]) => plans[1].ops.find((o) => o.op === 'retract' || o.op === 'extrude')!.op;
   assert.equal(first(planLayers(layers, settings(), ['m'])), 'extrude');
+  // the very first move of the print is never retracted: nothing has been printed to string
+  const skirt = loop('SKIRT', sq(-60000, -60000, 140000), -1);
+  const l0 = planLayers([layerOf(0, [isl], [skirt])], settings(), ['m'])[0];
+  assert.equal(l0.ops.find((o) => o.op === 'retract' || o.op === 'extrude')!.op, 'extrude');
+  assert.ok(l0.ops.some((o) => o.op === 'retract'), 'later moves on layer 0 still retract (skirt → part)');
   assert.equal(first(planLayers(layers, settings({ retractAtLayerChange: true }), ['m'])), 'retract');
 });
 
@@ -355,6 +360,14 @@ test('monotonic skin: neighbouring lines always follow each other the same way',
   };
   assert.deepEqual(run({ x: 1000, y: 1000 }), [1], 'from below: upwards only');
   assert.deepEqual(run({ x: 19000, y: 19000 }), [-1], 'from above: downwards only');
+});
+
+test('paths with fewer than two points are skipped', () => {
+  const isl = squareIsland(0, 0, 20000, { infill: [line('FILL', []), line('FILL', [5000, 5000]), line('FILL', [5000, 6000, 9000, 6000])] });
+  const { plan } = planLayer(layerOf(1, [isl]), settings(), ['m'], { x: 0, y: 0 }, 3);
+  const ops = plan.ops.filter((o) => o.op === 'travel' || o.op === 'extrude') as Array<{ x: number; y: number }>;
+  assert.ok(ops.every((o) => Number.isFinite(o.x) && Number.isFinite(o.y)));
+  assert.ok(!ops.some((o) => o.x === 5000 && o.y === 5000), 'no move to a lone point');
 });
 
 test('planLayers throws SliceCancelled when the signal fires', () => {

@@ -1,5 +1,6 @@
 // Plans one layer: extras (skirt, brim, support) first, then the islands in nearest-neighbour
 // order, each island's features in print order; then the fan and the minimum layer time.
+import type { ExtrusionPath } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from '../regions/types.js';
 import type { LayerPlan } from './types.js';
@@ -45,6 +46,11 @@ function islandBox(isl: IslandPaths): [number, number, number, number] {
   return [x0, y0, x1, y1];
 }
 
+/** Paths with at least two points (a lone point extrudes nothing). */
+function printable(paths: ExtrusionPath[]): ExtrusionPath[] {
+  return paths.every((p) => p.points.length >= 4) ? paths : paths.filter((p) => p.points.length >= 4);
+}
+
 function combRegionOf(isl: IslandPaths, s: SliceSettings): CombRegion | null {
   if (isl.combArea.length === 0) return null;
   const polys = s.combing === 'noskin' && isl.hasSkin && isl.skinArea.length ? [...isl.combArea, ...isl.skinArea] : isl.combArea;
@@ -77,25 +83,28 @@ export function planLayer(
   let outlineIndex: EdgeIndex | null = null;
   const outlines = () => (outlineIndex ??= new EdgeIndex(layer.islands.flatMap((i) => i.outline)));
   const travel = new TravelPlanner(s, layer.z, travelSpeed(index, s), outlines);
-  let forceRetract = index > 0 && s.retractAtLayerChange;
+  // the first move of the print goes straight (nothing printed yet, nothing to string); the first
+  // move of a later layer retracts when retractAtLayerChange asks for it
+  let firstMove: 'retract' | 'plain' | undefined = index === 0 ? 'plain' : s.retractAtLayerChange ? 'retract' : undefined;
 
   const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null) => {
     for (const v of visits) {
       const [sx, sy] = visitStart(v);
       ops.feature(v.path.type, v.path.model);
-      travel.travel(ops, sx, sy, region, forceRetract);
-      forceRetract = false;
+      travel.travel(ops, sx, sy, region, firstMove);
+      firstMove = undefined;
       const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
       ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
     }
   };
 
   // extras: consecutive runs of one type; loops start nearest to the nozzle
+  const extras = printable(layer.extras);
   const extraSeam: SeamContext = { ...seam, mode: 'shortest', cache: undefined };
-  for (let i = 0; i < layer.extras.length; ) {
+  for (let i = 0; i < extras.length; ) {
     let j = i;
-    while (j < layer.extras.length && layer.extras[j].type === layer.extras[i].type) j++;
-    const run = layer.extras.slice(i, j);
+    while (j < extras.length && extras[j].type === extras[i].type) j++;
+    const run = extras.slice(i, j);
     const visits = run.every((p) => p.closed) ? orderLoops(run, extraSeam, ops.x, ops.y) : orderNearest(run, ops.x, ops.y);
     print(visits, 'extra', null);
     i = j;
@@ -123,12 +132,13 @@ export function planLayer(
   function planIsland(isl: IslandPaths): void {
     let built: CombRegion | null | undefined;
     const region = () => (built === undefined ? (built = combRegionOf(isl, s)) : built);
+    const walls = isl.walls.map(printable);
     const steps: Array<() => void> = [
-      () => print(wallVisits(isl.walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region),
-      () => print(orderNearest(isl.gapFill, ops.x, ops.y), 'gap', region),
-      () => print((s.monotonicSkin ? orderMonotonic : orderNearest)(isl.skin, ops.x, ops.y), 'skin', region),
+      () => print(wallVisits(walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region),
+      () => print(orderNearest(printable(isl.gapFill), ops.x, ops.y), 'gap', region),
+      () => print((s.monotonicSkin ? orderMonotonic : orderNearest)(printable(isl.skin), ops.x, ops.y), 'skin', region),
     ];
-    const infill = () => print(orderNearest(isl.infill, ops.x, ops.y), 'infill', region);
+    const infill = () => print(orderNearest(printable(isl.infill), ops.x, ops.y), 'infill', region);
     if (s.infillBeforeWalls) steps.unshift(infill);
     else steps.push(infill);
     for (const step of steps) step();

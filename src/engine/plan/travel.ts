@@ -61,14 +61,20 @@ export class TravelPlanner {
 
   /**
    * Moves the nozzle to (x, y). `regionOf` gives the comb region of the island the move happens in
-   * (built on first need; null outside islands: skirt, support); `forceRetract` retracts whatever
-   * the distance.
+   * (built on first need; null outside islands: skirt, support). `force` makes the move retracted
+   * ('retract', e.g. at a layer change) or plain ('plain': before anything is printed there is no
+   * filament to string).
    */
-  travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, forceRetract = false): void {
+  travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, force?: 'retract' | 'plain'): void {
     const ax = ops.x, ay = ops.y;
     const d = hyp(x - ax, y - ay);
     if (d === 0) return;
-    let retract = forceRetract;
+    let retract = force === 'retract';
+    if (force === 'plain') {
+      ops.moveTo(x, y, this.speed);
+      this.stats.straight++;
+      return;
+    }
     if (!retract) {
       const outside = this.outsideLength(ax, ay, x, y);
       const fallback = d >= this.minTravel || outside >= LEAVE_RETRACT;
