@@ -2,7 +2,7 @@
 // object's <vertices>/<triangles> are read; the <build> items say which objects are printed and
 // where (3×4 affine transforms, composed through <components>, which may live in other model parts);
 // the model's `unit` attribute scales to millimetres.
-import { type RawMesh, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
+import { type RawMesh, arraySource, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
 import { ZipArchive } from './zip.js';
 import { scanXml, type XmlAttributes } from './xml-scan.js';
 
@@ -18,10 +18,27 @@ interface Component {
   /** model part holding the object (production extension), or '' for the same part */
   path: string;
 }
+/** A growable typed array. */
+class Growable<T extends Float64Array | Uint32Array> {
+  length = 0;
+  constructor(public data: T) {}
+  push3(a: number, b: number, c: number): void {
+    if (this.length + 3 > this.data.length) {
+      const next = new (this.data.constructor as new (n: number) => T)(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = a;
+    this.data[this.length++] = b;
+    this.data[this.length++] = c;
+  }
+}
+
 interface ModelObject {
   type: string;
-  vertices: number[];
-  triangles: number[];
+  vertices: Growable<Float64Array>;
+  /** vertex indices as read; NaN (not an index) becomes 2^32 − 1, caught by the range check */
+  triangles: Growable<Uint32Array>;
   components: Component[];
 }
 interface ModelPart {
@@ -50,6 +67,11 @@ function compose(a: Transform, b: Transform): Transform {
   return r;
 }
 
+/** A vertex index attribute as an unsigned integer; anything else maps to an impossible index. */
+function index(v: number): number {
+  return Number.isInteger(v) && v >= 0 && v < 0xffffffff ? v : 0xffffffff;
+}
+
 function parseModelPart(xml: Uint8Array, name: string): ModelPart {
   const part: ModelPart = { unit: 1, objects: new Map(), items: [] };
   let current: ModelObject | null = null;
@@ -66,16 +88,16 @@ function parseModelPart(xml: Uint8Array, name: string): ModelPart {
           if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) {
             throw badModel(`3MF: a vertex in ${where} has a coordinate that is not a finite number`);
           }
-          current.vertices.push(x, y, z);
+          current.vertices.push3(x, y, z);
           return;
         }
         case 'triangle': {
           if (!current) return;
-          current.triangles.push(a.number('v1'), a.number('v2'), a.number('v3'));
+          current.triangles.push3(index(a.number('v1')), index(a.number('v2')), index(a.number('v3')));
           return;
         }
         case 'object':
-          current = { type: a.get('type') ?? 'model', vertices: [], triangles: [], components: [] };
+          current = { type: a.get('type') ?? 'model', vertices: new Growable(new Float64Array(48)), triangles: new Growable(new Uint32Array(48)), components: [] };
           part.objects.set(a.get('id') ?? '', current);
           return;
         case 'component':
@@ -144,8 +166,8 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   };
   const root = partOf(rootName);
 
-  const positions: number[] = [];
-  const indices: number[] = [];
+  const positions = new Growable(new Float64Array(3 * 1024));
+  const indices = new Growable(new Uint32Array(3 * 1024));
   let skipped = 0;
   const place = (partPath: string, objectId: string, m: Transform, depth: number): void => {
     if (depth > 16) throw badModel('3MF: components nest deeper than 16 levels (a cycle?)');
@@ -161,17 +183,22 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
       if ((indices.length + obj.triangles.length) / 3 > MAX_TRIANGLES) throw tooManyTriangles(`more than ${MAX_TRIANGLES.toLocaleString('en-US')}`);
       const base = positions.length / 3;
       const u = part.unit;
+      const vs = obj.vertices.data;
       for (let i = 0; i < obj.vertices.length; i += 3) {
-        const x = obj.vertices[i] * u;
-        const y = obj.vertices[i + 1] * u;
-        const z = obj.vertices[i + 2] * u;
-        positions.push(x * m[0] + y * m[3] + z * m[6] + m[9], x * m[1] + y * m[4] + z * m[7] + m[10], x * m[2] + y * m[5] + z * m[8] + m[11]);
+        const x = vs[i] * u;
+        const y = vs[i + 1] * u;
+        const z = vs[i + 2] * u;
+        positions.push3(x * m[0] + y * m[3] + z * m[6] + m[9], x * m[1] + y * m[4] + z * m[7] + m[10], x * m[2] + y * m[5] + z * m[8] + m[11]);
       }
-      for (const v of obj.triangles) {
-        if (!(Number.isInteger(v) && v >= 0 && v < nv)) {
-          throw badModel(`3MF: object ${objectId} has a triangle with vertex index '${v}' (the object has ${nv} vertices)`);
+      const ts = obj.triangles.data;
+      for (let i = 0; i < obj.triangles.length; i += 3) {
+        for (let k = 0; k < 3; k++) {
+          if (ts[i + k] >= nv) {
+            const shown = ts[i + k] === 0xffffffff ? 'not a valid index' : `'${ts[i + k]}'`;
+            throw badModel(`3MF: object ${objectId} has a triangle with vertex index ${shown} (the object has ${nv} vertices)`);
+          }
         }
-        indices.push(base + v);
+        indices.push3(base + ts[i], base + ts[i + 1], base + ts[i + 2]);
       }
     }
     for (const c of obj.components) {
@@ -191,5 +218,5 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   }
   if (skipped > 0) warnings.push(`3MF: ${skipped} support/other object(s) were not sliced`);
   if (indices.length === 0) throw badModel('3MF without a model: no object with triangles in the build');
-  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices), unitsKnown: true, warnings };
+  return { vertices: arraySource(Float32Array.from(positions.data.subarray(0, positions.length))), indices: indices.data.slice(0, indices.length), unitsKnown: true, warnings };
 }

@@ -74,14 +74,37 @@ function readName(bytes: Uint8Array, i: number): [number, number] {
   return [local, i];
 }
 
-function nameString(bytes: Uint8Array, s: number, e: number): string {
-  let out = '';
-  for (let i = s; i < e && i < s + 64; i++) out += String.fromCharCode(bytes[i]);
-  return out;
+/**
+ * Element names as strings, interned: a document repeats a few names hundreds of thousands of
+ * times, so each distinct name is built once (keyed by a hash, checked byte by byte).
+ */
+class NameTable {
+  private readonly byHash = new Map<number, string[]>();
+  get(bytes: Uint8Array, s: number, e: number): string {
+    if (e - s > 64) e = s + 64;
+    let h = 0x811c9dc5;
+    for (let i = s; i < e; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+    const list = this.byHash.get(h);
+    if (list) {
+      for (const name of list) if (sameBytes(name, bytes, s, e)) return name;
+    }
+    let name = '';
+    for (let i = s; i < e; i++) name += String.fromCharCode(bytes[i]);
+    if (list) list.push(name);
+    else this.byHash.set(h, [name]);
+    return name;
+  }
+}
+
+function sameBytes(name: string, bytes: Uint8Array, s: number, e: number): boolean {
+  if (name.length !== e - s) return false;
+  for (let k = 0; k < name.length; k++) if (name.charCodeAt(k) !== bytes[s + k]) return false;
+  return true;
 }
 
 export function scanXml(bytes: Uint8Array, handler: XmlHandler): void {
   const attrs = new XmlAttributes(bytes);
+  const names = new NameTable();
   const len = bytes.length;
   let i = 0;
   while (i < len) {
@@ -103,7 +126,7 @@ export function scanXml(bytes: Uint8Array, handler: XmlHandler): void {
     }
     if (c === 47) {
       const [s, e] = readName(bytes, i + 2);
-      handler.end(nameString(bytes, s, e));
+      handler.end(names.get(bytes, s, e));
       i = skipPast(bytes, e, '>');
       continue;
     }
@@ -149,7 +172,7 @@ export function scanXml(bytes: Uint8Array, handler: XmlHandler): void {
       r[b + 3] = Math.min(ve, len);
       attrs.count++;
     }
-    handler.start(nameString(bytes, ns, ne), attrs, selfClosing);
+    handler.start(names.get(bytes, ns, ne), attrs, selfClosing);
     i = p;
   }
 }
