@@ -362,6 +362,20 @@ test('monotonic skin: neighbouring lines always follow each other the same way',
   assert.deepEqual(run({ x: 19000, y: 19000 }), [-1], 'from above: downwards only');
 });
 
+test('an unknown start (a batch on another thread): the first move retracts and goes straight there', () => {
+  const isl = squareIsland(0, 0, 20000);
+  const { plan } = planLayer(layerOf(5, [isl]), settings({ zHop: 0.4 }), ['m'], null, 10);
+  const moves = plan.ops.filter((o) => o.op !== 'fan' && o.op !== 'feature');
+  assert.deepEqual(moves[0], { op: 'retract', length: 5, speed: 40 });
+  const [sx, sy] = featureStarts(plan.ops, 'WALL-INNER')[0];
+  assert.deepEqual(moves[1], { op: 'travel', x: sx, y: sy, z: plan.z + 400, speed: 150 });
+  assert.deepEqual(moves[2], { op: 'travel', x: sx, y: sy, z: plan.z, speed: 5 });
+  assert.equal(moves[3].op, 'unretract');
+  // on layer 0 nothing has been printed yet: no retraction
+  const first = planLayer(layerOf(0, [isl]), settings(), ['m'], null, 10).plan;
+  assert.equal(first.ops.find((o) => o.op === 'retract' || o.op === 'extrude')!.op, 'extrude');
+});
+
 test('paths with fewer than two points are skipped', () => {
   const isl = squareIsland(0, 0, 20000, { infill: [line('FILL', []), line('FILL', [5000, 5000]), line('FILL', [5000, 6000, 9000, 6000])] });
   const { plan } = planLayer(layerOf(1, [isl]), settings(), ['m'], { x: 0, y: 0 }, 3);

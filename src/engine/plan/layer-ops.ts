@@ -15,12 +15,21 @@ export class LayerOps {
   /** time of everything but extrusion (travel, retraction), s, at nominal speeds */
   otherTime = 0;
 
+  /**
+   * False until the first move when the layer's start position is unknown (a batch planned on its
+   * own thread does not know where the previous batch ended); x, y then hold a stand-in point that
+   * only guides the ordering.
+   */
+  known: boolean;
+
   constructor(
-    start: { x: number; y: number },
+    start: { x: number; y: number } | null,
     private readonly modelNames: string[],
+    standIn: { x: number; y: number } = { x: 0, y: 0 },
   ) {
-    this.x = start.x;
-    this.y = start.y;
+    this.known = start !== null;
+    this.x = start ? start.x : standIn.x;
+    this.y = start ? start.y : standIn.y;
   }
 
   /** Announces a feature; writes an op only when the type or the model changes. */
@@ -32,12 +41,13 @@ export class LayerOps {
     this.ops.push(modelName === undefined ? { op: 'feature', type, model } : { op: 'feature', type, model, modelName });
   }
 
-  moveTo(x: number, y: number, speed: number): void {
-    if (x === this.x && y === this.y) return;
-    this.otherTime += hyp(x - this.x, y - this.y) / 1000 / speed;
-    this.ops.push({ op: 'travel', x, y, speed });
+  moveTo(x: number, y: number, speed: number, z?: number): void {
+    if (x === this.x && y === this.y && this.known && z === undefined) return;
+    if (this.known) this.otherTime += hyp(x - this.x, y - this.y) / 1000 / speed;
+    this.ops.push(z === undefined ? { op: 'travel', x, y, speed } : { op: 'travel', x, y, z, speed });
     this.x = x;
     this.y = y;
+    this.known = true;
   }
 
   /** A vertical move at the current position (z-hop up or back down), µm. */

@@ -46,6 +46,12 @@ function islandBox(isl: IslandPaths): [number, number, number, number] {
   return [x0, y0, x1, y1];
 }
 
+/** A point to order the layer from when its start is unknown: its first path's start. */
+function standInStart(layer: LayerRegions): { x: number; y: number } {
+  const p = layer.extras[0]?.points ?? layer.islands[0]?.outline[0];
+  return p && p.length >= 2 ? { x: p[0], y: p[1] } : { x: 0, y: 0 };
+}
+
 /** Paths with at least two points (a lone point extrudes nothing). */
 function printable(paths: ExtrusionPath[]): ExtrusionPath[] {
   return paths.every((p) => p.points.length >= 4) ? paths : paths.filter((p) => p.points.length >= 4);
@@ -60,7 +66,9 @@ function combRegionOf(isl: IslandPaths, s: SliceSettings): CombRegion | null {
 
 /**
  * Plans one layer from the nozzle position `start` (the previous layer's end). Layers are planned
- * independently of each other given that position, so they can be spread over worker threads.
+ * independently of each other given that position, so they can be spread over worker threads; a
+ * thread that does not know where the previous layer ended passes null, and the layer's first move
+ * is then retracted (plain on layer 0, where nothing has been printed yet).
  * `layerCount` (the total number of layers) is part of the signature for decisions that need it;
  * nothing in the current rules does.
  */
@@ -68,13 +76,13 @@ export function planLayer(
   layer: LayerRegions,
   settings: SliceSettings,
   modelNames: string[],
-  start: { x: number; y: number },
+  start: { x: number; y: number } | null,
   _layerCount: number,
   options: PlanOptions = {},
 ): PlannedLayer {
   const s = settings;
   const index = layer.index;
-  const ops = new LayerOps(start, modelNames);
+  const ops = new LayerOps(start, modelNames, standInStart(layer));
   const fan = fanPercent(index, s);
   if (index === 0 || fan !== fanPercent(index - 1, s)) ops.fan(fan);
 

@@ -66,6 +66,18 @@ export class TravelPlanner {
    * filament to string).
    */
   travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, force?: 'retract' | 'plain'): void {
+    const s = this.s;
+    if (!ops.known) {
+      // from wherever the previous layer ended: retracted (unless nothing was printed yet), lifted
+      // on the way when z-hop is on, without a move to a made-up start point
+      const hop = force === 'plain' ? 0 : Math.round(s.zHop * 1000);
+      if (force !== 'plain') ops.retract(s.retractLength, s.retractSpeed);
+      ops.moveTo(x, y, this.speed, hop > 0 ? this.z + hop : undefined);
+      if (hop > 0) ops.moveZ(this.z, s.zSpeed);
+      if (force !== 'plain') ops.unretract(s.retractLength, s.retractPrimeSpeed);
+      this.stats[force === 'plain' ? 'straight' : 'retracted']++;
+      return;
+    }
     const ax = ops.x, ay = ops.y;
     const d = hyp(x - ax, y - ay);
     if (d === 0) return;
@@ -79,7 +91,7 @@ export class TravelPlanner {
       const outside = this.outsideLength(ax, ay, x, y);
       const fallback = d >= this.minTravel || outside >= LEAVE_RETRACT;
       // short moves that stay in the part need no comb check
-      const region = this.s.combing === 'off' || !regionOf || (!fallback && outside < LEAVE_TOL) ? null : regionOf();
+      const region = s.combing === 'off' || !regionOf || (!fallback && outside < LEAVE_TOL) ? null : regionOf();
       if (!region) {
         retract = fallback;
       } else if (outside < LEAVE_TOL && straightInRegion(region, ax, ay, x, y)) {
@@ -101,7 +113,6 @@ export class TravelPlanner {
       return;
     }
     this.stats.retracted++;
-    const s = this.s;
     const hop = Math.round(s.zHop * 1000);
     ops.retract(s.retractLength, s.retractSpeed);
     if (hop > 0) ops.moveZ(this.z + hop, s.zSpeed);
