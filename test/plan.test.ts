@@ -235,11 +235,10 @@ test('no retraction at layer change unless retractAtLayerChange', () => {
   const layers = [0, 1].map((i) => layerOf(i, [isl]));
   const first = (plans: LayerPlan[]) => plans[1].ops.find((o) => o.op === 'retract' || o.op === 'extrude')!.op;
   assert.equal(first(planLayers(layers, settings(), ['m'])), 'extrude');
-  // the very first move of the print is never retracted: nothing has been printed to string
+  // the first move of the print leaves the part (from the home position): retracted, as the peers do
   const skirt = loop('SKIRT', sq(-60000, -60000, 140000), -1);
   const l0 = planLayers([layerOf(0, [isl], [skirt])], settings(), ['m'])[0];
-  assert.equal(l0.ops.find((o) => o.op === 'retract' || o.op === 'extrude')!.op, 'extrude');
-  assert.ok(l0.ops.some((o) => o.op === 'retract'), 'later moves on layer 0 still retract (skirt → part)');
+  assert.equal(l0.ops.find((o) => o.op === 'retract' || o.op === 'extrude')!.op, 'retract');
   assert.equal(first(planLayers(layers, settings({ retractAtLayerChange: true }), ['m'])), 'retract');
 });
 
@@ -371,9 +370,6 @@ test('an unknown start (a batch on another thread): the first move retracts and 
   assert.deepEqual(moves[1], { op: 'travel', x: sx, y: sy, z: plan.z + 400, speed: 150 });
   assert.deepEqual(moves[2], { op: 'travel', x: sx, y: sy, z: plan.z, speed: 5 });
   assert.equal(moves[3].op, 'unretract');
-  // on layer 0 nothing has been printed yet: no retraction
-  const first = planLayer(layerOf(0, [isl]), settings(), ['m'], null, 10).plan;
-  assert.equal(first.ops.find((o) => o.op === 'retract' || o.op === 'extrude')!.op, 'extrude');
 });
 
 test('paths with fewer than two points are skipped', () => {

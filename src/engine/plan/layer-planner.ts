@@ -68,7 +68,7 @@ function combRegionOf(isl: IslandPaths, s: SliceSettings): CombRegion | null {
  * Plans one layer from the nozzle position `start` (the previous layer's end). Layers are planned
  * independently of each other given that position, so they can be spread over worker threads; a
  * thread that does not know where the previous layer ended passes null, and the layer's first move
- * is then retracted (plain on layer 0, where nothing has been printed yet).
+ * is then retracted.
  * `layerCount` (the total number of layers) is part of the signature for decisions that need it;
  * nothing in the current rules does.
  */
@@ -91,16 +91,16 @@ export function planLayer(
   let outlineIndex: EdgeIndex | null = null;
   const outlines = () => (outlineIndex ??= new EdgeIndex(layer.islands.flatMap((i) => i.outline)));
   const travel = new TravelPlanner(s, layer.z, travelSpeed(index, s), outlines);
-  // the first move of the print goes straight (nothing printed yet, nothing to string); the first
-  // move of a later layer retracts when retractAtLayerChange asks for it
-  let firstMove: 'retract' | 'plain' | undefined = index === 0 ? 'plain' : s.retractAtLayerChange ? 'retract' : undefined;
+  // the first move of a layer retracts when retractAtLayerChange asks for it (the first move of
+  // the print retracts anyway: it leaves the part, and the heated nozzle oozes, as the peers assume)
+  let forceRetract = index > 0 && s.retractAtLayerChange;
 
   const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null) => {
     for (const v of visits) {
       const [sx, sy] = visitStart(v);
       ops.feature(v.path.type, v.path.model);
-      travel.travel(ops, sx, sy, region, firstMove);
-      firstMove = undefined;
+      travel.travel(ops, sx, sy, region, forceRetract);
+      forceRetract = false;
       const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
       ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
     }

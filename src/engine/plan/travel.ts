@@ -61,32 +61,26 @@ export class TravelPlanner {
 
   /**
    * Moves the nozzle to (x, y). `regionOf` gives the comb region of the island the move happens in
-   * (built on first need; null outside islands: skirt, support). `force` makes the move retracted
-   * ('retract', e.g. at a layer change) or plain ('plain': before anything is printed there is no
-   * filament to string).
+   * (built on first need; null outside islands: skirt, support). `forceRetract` retracts whatever
+   * the distance (the first move of a layer with retractAtLayerChange).
    */
-  travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, force?: 'retract' | 'plain'): void {
+  travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, forceRetract = false): void {
     const s = this.s;
     if (!ops.known) {
-      // from wherever the previous layer ended: retracted (unless nothing was printed yet), lifted
-      // on the way when z-hop is on, without a move to a made-up start point
-      const hop = force === 'plain' ? 0 : Math.round(s.zHop * 1000);
-      if (force !== 'plain') ops.retract(s.retractLength, s.retractSpeed);
+      // from wherever the previous layer ended: retracted, lifted on the way when z-hop is on,
+      // without a move to a made-up start point
+      const hop = Math.round(s.zHop * 1000);
+      ops.retract(s.retractLength, s.retractSpeed);
       ops.moveTo(x, y, this.speed, hop > 0 ? this.z + hop : undefined);
       if (hop > 0) ops.moveZ(this.z, s.zSpeed);
-      if (force !== 'plain') ops.unretract(s.retractLength, s.retractPrimeSpeed);
-      this.stats[force === 'plain' ? 'straight' : 'retracted']++;
+      ops.unretract(s.retractLength, s.retractPrimeSpeed);
+      this.stats.retracted++;
       return;
     }
     const ax = ops.x, ay = ops.y;
     const d = hyp(x - ax, y - ay);
     if (d === 0) return;
-    let retract = force === 'retract';
-    if (force === 'plain') {
-      ops.moveTo(x, y, this.speed);
-      this.stats.straight++;
-      return;
-    }
+    let retract = forceRetract;
     if (!retract) {
       const outside = this.outsideLength(ax, ay, x, y);
       const fallback = d >= this.minTravel || outside >= LEAVE_RETRACT;
