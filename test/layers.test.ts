@@ -215,3 +215,43 @@ test('clean-area check: only non-crossing, correctly nested loops skip the union
   assert.equal(isCleanArea([[0, 0, 100, 0, 100, 100, 50, 100, 50, 200, 50, 100, 0, 100]]), false, 'a spike folding back');
   assert.equal(isCleanArea([[0, 0, 100, 100, 100, 0, 0, 100]]), false, 'a bow tie');
 });
+
+test('plane lookup agrees with a plain search for uneven plane spacing and values on planes', async () => {
+  const { PlaneLookup } = await import('../src/engine/layers/buckets.js');
+  const zs = Float64Array.from([100, 300, 300.5, 301, 700, 2000, 2000.25, 2100, 9000]);
+  const lookup = new PlaneLookup(zs);
+  const plain = (v: number) => {
+    let i = 0;
+    while (i < zs.length && zs[i] < v) i++;
+    return i;
+  };
+  const probes = [-1e9, 0, 99.999, 100, 100.001, 300, 300.25, 300.5, 301, 699, 700, 1999.9999, 2000, 2000.25, 2050, 9000, 9000.001, 1e12];
+  for (let k = 0; k < 2000; k++) probes.push(50 + k * 4.7, zs[k % zs.length] + (k % 3) - 1);
+  for (const v of probes) assert.equal(lookup.lowerBound(v), plain(v), `v = ${v}`);
+  assert.equal(new PlaneLookup(new Float64Array([5])).lowerBound(5), 0);
+  assert.equal(new PlaneLookup(new Float64Array([5])).lowerBound(6), 1);
+  assert.equal(new PlaneLookup(new Float64Array(0)).lowerBound(6), 0);
+});
+
+test('open chains: a hole of the mesh is bridged however wide; a stray sheet is dropped', async () => {
+  await initGeometry();
+  // a 20 mm cube without one whole side face (two triangles): at every height the section's
+  // chain ends on the two vertical edges of the missing face, 20 mm apart, beyond the 10 mm stitch
+  const open = { positions: cube.positions, indices: cube.indices.filter((_v, i) => Math.floor(i / 3) !== 4 && Math.floor(i / 3) !== 5) };
+  const report: SliceReport = { stitchedLayers: 0, droppedChains: 0 };
+  const [l] = slice(open, [10 * MM], report);
+  assert.equal(l.length, 1);
+  assert.equal(area(l[0]), 400e6);
+  // a lone vertical sheet (two triangles, no volume): nothing to print
+  const sheet = { positions: [0, 0, 0, 20 * MM, 0, 0, 20 * MM, 0, 20 * MM, 0, 0, 20 * MM], indices: [0, 1, 2, 0, 2, 3] };
+  const r2: SliceReport = { stitchedLayers: 0, droppedChains: 0 };
+  assert.deepEqual(slice(sheet, [10 * MM], r2), [[]]);
+  assert.equal(r2.droppedChains, 1);
+});
+
+test('degenerate input: no planes, no triangles, planes outside the mesh', async () => {
+  await initGeometry();
+  assert.deepEqual(slice(cube, []), []);
+  assert.deepEqual(slice({ positions: [], indices: [] }, [1, 2]), [[], []]);
+  assert.deepEqual(slice(cube, [-1e9, 1e12]), [[], []]);
+});

@@ -30,7 +30,9 @@ export class SegmentBuffer {
 }
 
 /**
- * Cuts the listed triangles with the plane z = `z` and appends their segments to `out`.
+ * Cuts the active triangles with plane number `layer` at height `z` and appends their segments to
+ * `out`. Triangles whose last plane (`last`) is below this one leave the active list, which is
+ * compacted in place; returns its new length.
  * A vertex counts as above the plane only when strictly above: a vertex lying on the plane is
  * treated as just below it (the plane is nudged up by an infinitesimal), so no segment is ever
  * produced twice and no segment has zero length because of a vertex on the plane.
@@ -40,15 +42,20 @@ export function cutTriangles(
   indices: Uint32Array,
   active: Int32Array,
   activeCount: number,
+  last: Int32Array,
+  layer: number,
   z: number,
   out: SegmentBuffer,
-): void {
+): number {
   out.ensure(out.count + activeCount);
   const xy = out.xy;
   const keys = out.keys;
   let n = out.count;
+  let kept = 0;
   for (let k = 0; k < activeCount; k++) {
     const t = active[k];
+    if (last[t] < layer) continue;
+    active[kept++] = t;
     const v0 = indices[3 * t];
     const v1 = indices[3 * t + 1];
     const v2 = indices[3 * t + 2];
@@ -76,6 +83,7 @@ export function cutTriangles(
     n++;
   }
   out.count = n;
+  return kept;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Paths } from '../types.js';
 import { union } from '../geom/clipper.js';
 import { SegmentBuffer, cutTriangles } from './segments.js';
+import { bucketTriangles, addEntering } from './buckets.js';
 import { ChainScratch, chainSegments } from './chain.js';
 import { stitchChains } from './stitch.js';
 import { MeshHoles } from './holes.js';
@@ -23,68 +24,6 @@ export interface SliceReport {
   droppedChains: number;
   /** layers that needed the polygon union (the others were already a clean area) */
   unionedLayers?: number;
-}
-
-/** First index i with zs[i] >= v (zs ascending). */
-function lowerBound(zs: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = zs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (zs[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-interface Buckets {
-  /** triangle ids ordered by first plane */
-  order: Int32Array;
-  /** order[start[l] .. start[l + 1]) enter at plane l */
-  start: Int32Array;
-  /** last plane each triangle reaches */
-  last: Int32Array;
-}
-
-/**
- * A triangle meets plane z when zmin ≤ z < zmax (vertices on the plane count as below), i.e. the
- * planes from lowerBound(zmin) to lowerBound(zmax) − 1. Counting sort by the first of them.
- */
-function bucketTriangles(positions: Float64Array, indices: Uint32Array, zs: Float64Array): Buckets {
-  const nT = (indices.length / 3) | 0;
-  const nL = zs.length;
-  const first = new Int32Array(nT);
-  const last = new Int32Array(nT);
-  const count = new Int32Array(nL + 1);
-  for (let t = 0; t < nT; t++) {
-    const z0 = positions[3 * indices[3 * t] + 2];
-    const z1 = positions[3 * indices[3 * t + 1] + 2];
-    const z2 = positions[3 * indices[3 * t + 2] + 2];
-    const lo = Math.min(z0, z1, z2);
-    const hi = Math.max(z0, z1, z2);
-    const f = lowerBound(zs, lo);
-    const l = lowerBound(zs, hi) - 1;
-    first[t] = f <= l ? f : nL; // bucket nL = never cut
-    last[t] = l;
-    count[first[t]]++;
-  }
-  const start = new Int32Array(nL + 2);
-  for (let l = 0; l <= nL; l++) start[l + 1] = start[l] + count[l];
-  const fill = start.slice(0, nL + 1);
-  const order = new Int32Array(nT);
-  for (let t = 0; t < nT; t++) order[fill[first[t]]++] = t;
-  return { order, start, last };
-}
-
-/** Moves the triangles entering at plane l into the active list and drops those that ended below it. */
-function updateActive(active: Int32Array, n: number, b: Buckets, l: number): number {
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const t = active[i];
-    if (b.last[t] >= l) active[k++] = t;
-  }
-  for (let i = b.start[l]; i < b.start[l + 1]; i++) active[k++] = b.order[i];
-  return k;
 }
 
 /** Per-run scratch space shared by the layers. */
@@ -141,9 +80,9 @@ export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: n
     holes: () => (meshHoles ??= new MeshHoles(indices)),
   };
   for (let l = 0; l < nL; l++) {
-    nActive = updateActive(active, nActive, buckets, l);
+    nActive = addEntering(active, nActive, buckets, l);
     seg.reset();
-    cutTriangles(positionsUm, indices, active, nActive, sorted[l], seg);
+    nActive = cutTriangles(positionsUm, indices, active, nActive, buckets.last, l, sorted[l], seg);
     const { loops, clean } = layerLoops(seg, scratch, rep);
     // the union resolves overlaps and orientation; a clean section that is already a valid area skips it
     if (loops.length === 0) result[planeOrder[l]] = [];

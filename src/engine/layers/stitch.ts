@@ -5,10 +5,15 @@
 //    of the mesh come first and have no distance limit (they bridge that hole); other pairs only up
 //    to `maxGap`.
 // What is still open afterwards has no partner within reach and is dropped (a stray sheet, a fragment).
+// A loop that needed a bridge longer than `maxGap` is kept only when its bridges are short next to
+// the mesh outline it follows: the boundary of a free-standing sheet is a closed loop too, and
+// closing a sheet's section would invent an area that is mostly made-up edges.
 import type { OpenChain } from './chain.js';
 
 /** Gaps up to this size (µm) are bridged even when no hole of the mesh explains them. */
 export const MAX_STITCH_UM = 10_000;
+/** A loop with long bridges is kept only if they add up to at most this share of its chains' length. */
+const MAX_BRIDGE_SHARE = 0.5;
 /** Beyond this many open chains in one layer the mesh is soup: only exact joins are attempted. */
 const MAX_GAP_SEARCH = 4000;
 
@@ -20,6 +25,28 @@ export interface Stitched {
 
 /** Hole id of a boundary edge, or -1 (see MeshHoles). */
 export type HoleLookup = (lo: number, hi: number) => number;
+
+function chainLength(c: number[]): number {
+  let len = 0;
+  for (let i = 2; i < c.length; i += 2) len += Math.hypot(c[i] - c[i - 2], c[i + 1] - c[i - 1]);
+  return len;
+}
+
+/** A cycle of chains (in order) is plausible unless long bridges make up too much of it. */
+function plausibleLoop(open: OpenChain[], members: number[], maxGap: number): boolean {
+  let bridges = 0;
+  let longest = 0;
+  let along = 0;
+  for (let m = 0; m < members.length; m++) {
+    const a = open[members[m]].points;
+    const b = open[members[(m + 1) % members.length]].points;
+    const gap = Math.hypot(b[0] - a[a.length - 2], b[1] - a[a.length - 1]);
+    bridges += gap;
+    longest = Math.max(longest, gap);
+    along += chainLength(a);
+  }
+  return longest <= maxGap || bridges <= MAX_BRIDGE_SHARE * along;
+}
 
 const pointKey = (x: number, y: number) => `${Math.round(x)},${Math.round(y)}`;
 
@@ -80,7 +107,8 @@ export function stitchChains(open: OpenChain[], holeOf: HoleLookup | null, maxGa
       headUsed[j] = 1;
     }
   }
-  // 3. paths (they start where no chain leads in) are dropped; the rest are cycles
+  // 3. paths (they start where no chain leads in) are dropped; the rest are cycles, kept unless
+  // long bridges make up too much of them
   const seen = new Uint8Array(k);
   const follow = (s: number): number[] => {
     const members: number[] = [];
@@ -93,6 +121,11 @@ export function stitchChains(open: OpenChain[], holeOf: HoleLookup | null, maxGa
   let dropped = 0;
   for (let s = 0; s < k; s++) if (!headUsed[s]) dropped += follow(s).length;
   const loops: number[][] = [];
-  for (let s = 0; s < k; s++) if (!seen[s]) loops.push(joinPoints(open, follow(s)));
+  for (let s = 0; s < k; s++) {
+    if (seen[s]) continue;
+    const members = follow(s);
+    if (plausibleLoop(open, members, maxGap)) loops.push(joinPoints(open, members));
+    else dropped += members.length;
+  }
   return { loops, dropped };
 }

@@ -1,0 +1,88 @@
+// Which planes each triangle meets, and the triangles grouped by the first of them, so the sweep
+// up the planes adds each triangle once and drops it after its last plane.
+
+/**
+ * lowerBound over ascending plane heights in O(1): a grid over the z range remembers, for each
+ * cell, the first plane at or above the cell's bottom; a query starts there and steps over the
+ * few planes inside its cell.
+ */
+export class PlaneLookup {
+  private readonly z0: number;
+  private readonly scale: number;
+  private readonly cellFirst: Int32Array;
+
+  constructor(private readonly zs: Float64Array) {
+    const n = zs.length;
+    const cells = Math.max(1, 4 * n);
+    this.z0 = n > 0 ? zs[0] : 0;
+    const span = n > 1 ? zs[n - 1] - zs[0] : 0;
+    this.scale = span > 0 ? cells / span : 0;
+    this.cellFirst = new Int32Array(cells + 1);
+    let i = 0;
+    for (let c = 0; c <= cells; c++) {
+      const bottom = this.z0 + c / (this.scale || 1);
+      while (i < n && zs[i] < bottom) i++;
+      this.cellFirst[c] = i;
+    }
+  }
+
+  /** The first index i with zs[i] ≥ v (zs.length if none). */
+  lowerBound(v: number): number {
+    const zs = this.zs;
+    if (!(v > this.z0)) return 0; // also NaN-safe
+    let c = Math.floor((v - this.z0) * this.scale);
+    if (c >= this.cellFirst.length) c = this.cellFirst.length - 1;
+    let i = this.cellFirst[c];
+    while (i < zs.length && zs[i] < v) i++;
+    while (i > 0 && zs[i - 1] >= v) i--; // v rounded into the cell above its own
+    return i;
+  }
+}
+
+export interface Buckets {
+  /** triangle ids ordered by first plane */
+  order: Int32Array;
+  /** order[start[l] .. start[l + 1]) enter at plane l */
+  start: Int32Array;
+  /** last plane each triangle reaches */
+  last: Int32Array;
+}
+
+/**
+ * A triangle meets plane z when zmin ≤ z < zmax (vertices on the plane count as below), i.e. the
+ * planes from lowerBound(zmin) to lowerBound(zmax) − 1. Counting sort by the first of them;
+ * triangles meeting no plane go to an extra bucket at the end, never visited.
+ */
+export function bucketTriangles(positions: Float64Array, indices: Uint32Array, zs: Float64Array): Buckets {
+  const nT = (indices.length / 3) | 0;
+  const nL = zs.length;
+  const lookup = new PlaneLookup(zs);
+  const first = new Int32Array(nT);
+  const last = new Int32Array(nT);
+  const count = new Int32Array(nL + 1);
+  for (let t = 0; t < nT; t++) {
+    const z0 = positions[3 * indices[3 * t] + 2];
+    const z1 = positions[3 * indices[3 * t + 1] + 2];
+    const z2 = positions[3 * indices[3 * t + 2] + 2];
+    const lo = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
+    const hi = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
+    const f = lookup.lowerBound(lo);
+    const l = lookup.lowerBound(hi) - 1;
+    const b = f <= l ? f : nL;
+    first[t] = b;
+    last[t] = l;
+    count[b]++;
+  }
+  const start = new Int32Array(nL + 2);
+  for (let l = 0; l <= nL; l++) start[l + 1] = start[l] + count[l];
+  const fill = start.slice(0, nL + 1);
+  const order = new Int32Array(nT);
+  for (let t = 0; t < nT; t++) order[fill[first[t]]++] = t;
+  return { order, start, last };
+}
+
+/** Appends the triangles entering at plane l to the active list; returns the new length. */
+export function addEntering(active: Int32Array, n: number, b: Buckets, l: number): number {
+  for (let i = b.start[l]; i < b.start[l + 1]; i++) active[n++] = b.order[i];
+  return n;
+}
