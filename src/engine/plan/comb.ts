@@ -10,6 +10,8 @@ export interface CombRegion {
   comb: EdgeIndex;
   /** how far an endpoint may lie outside the region (endpoints on the outer wall do), µm */
   allowance: number;
+  /** outside stretches shorter than this in the middle of a move only graze the boundary, µm */
+  graze: number;
   /** how far inside the boundary a combed route runs, µm */
   inset: number;
 }
@@ -21,27 +23,28 @@ function sortedTs(raw: number[]): number[] {
 }
 
 /**
- * True when the straight move a→b stays in the region apart from short stretches at either end
- * (an endpoint on a wall lies outside the region; its way in must be shorter than `allowance`).
+ * True when the straight move a→b stays in the region apart from short stretches: at either end
+ * (an endpoint on a wall lies outside the region; its way in must be shorter than `allowance`)
+ * and in between (shorter than `graze`: a move along the boundary that wanders across it).
  */
 export function straightInRegion(r: CombRegion, ax: number, ay: number, bx: number, by: number): boolean {
   const d = hyp(bx - ax, by - ay);
   const raw: number[] = [];
   r.comb.crossings(ax, ay, bx, by, raw);
-  const inA = r.comb.contains(ax, ay);
-  const inB = r.comb.contains(bx, by);
-  if (raw.length === 0) return inA || d <= r.allowance;
+  let inside = r.comb.contains(ax, ay);
+  if (raw.length === 0) return inside || d <= r.allowance;
   const ts = sortedTs(raw);
-  let first = 0, last = ts.length;
-  if (!inA) {
-    if (ts[0] * d > r.allowance) return false;
-    first = 1;
+  let last = 0;
+  for (let i = 0; i <= ts.length; i++) {
+    const t = i < ts.length ? ts[i] : 1;
+    if (!inside) {
+      const limit = i === 0 || i === ts.length ? r.allowance : r.graze;
+      if ((t - last) * d > limit) return false;
+    }
+    inside = !inside;
+    last = t;
   }
-  if (!inB) {
-    if ((1 - ts[last - 1]) * d > r.allowance) return false;
-    last -= 1;
-  }
-  return first >= last;
+  return true;
 }
 
 /** Unit normal of edge e pointing into the region. */

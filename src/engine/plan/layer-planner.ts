@@ -61,7 +61,7 @@ function combRegionOf(isl: IslandPaths, s: SliceSettings): CombRegion | null {
   if (isl.combArea.length === 0) return null;
   const polys = s.combing === 'noskin' && isl.hasSkin && isl.skinArea.length ? [...isl.combArea, ...isl.skinArea] : isl.combArea;
   const w = s.lineWidth * 1000;
-  return { comb: new EdgeIndex(polys), allowance: (Math.max(1, s.wallCount) + 1) * w, inset: Math.round(w / 4) };
+  return { comb: new EdgeIndex(polys), allowance: (Math.max(1, s.wallCount) + 1) * w, graze: 2 * w, inset: Math.round(w / 4) };
 }
 
 /**
@@ -94,13 +94,16 @@ export function planLayer(
   // the first move of a layer retracts when retractAtLayerChange asks for it (the first move of
   // the print retracts anyway: it leaves the part, and the heated nozzle oozes, as the peers assume)
   let forceRetract = index > 0 && s.retractAtLayerChange;
+  // whether the nozzle sits on a part's path (inside its outline); unknown at the layer start
+  let inPart: boolean | undefined;
 
   const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null) => {
     for (const v of visits) {
       const [sx, sy] = visitStart(v);
       ops.feature(v.path.type, v.path.model);
-      travel.travel(ops, sx, sy, region, forceRetract);
+      travel.travel(ops, sx, sy, region, forceRetract, inPart);
       forceRetract = false;
+      inPart = region !== null;
       const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
       ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
     }

@@ -148,33 +148,40 @@ export function orderMonotonic(lines: ExtrusionPath[], x: number, y: number): Vi
   const up = firstGap(waitUp) <= firstGap(waitDown);
   const blockers = up ? waitUp : waitDown;
   const blocks = up ? above : below;
+  // the lines free to go (nothing left to wait for): a small frontier, so the search stays cheap
+  const free: number[] = [];
+  for (let i = 0; i < n; i++) if (blockers[i] === 0) free.push(i);
   const out: Visit[] = [];
-  const done = new Uint8Array(n);
   for (let step = 0; step < n; step++) {
-    let best = -1, bestD = Infinity, bestRev = false;
-    for (let i = 0; i < n; i++) {
-      if (done[i] || blockers[i] > 0) continue;
-      const p = lines[i].points, k = p.length;
+    if (free.length === 0) {
+      // a waiting cycle cannot happen for offsets that strictly increase, but never loop forever:
+      // release the line waiting for the fewest
+      let j = -1;
+      for (let i = 0; i < n; i++) if (blockers[i] > 0 && (j < 0 || blockers[i] < blockers[j])) j = i;
+      blockers[j] = 0;
+      free.push(j);
+    }
+    let bestK = 0, bestD = Infinity, bestRev = false;
+    for (let k = 0; k < free.length; k++) {
+      const p = lines[free[k]].points, m = p.length;
       const d0 = (p[0] - x) ** 2 + (p[1] - y) ** 2;
-      const d1 = (p[k - 2] - x) ** 2 + (p[k - 1] - y) ** 2;
+      const d1 = (p[m - 2] - x) ** 2 + (p[m - 1] - y) ** 2;
       if (d0 < bestD) {
         bestD = d0;
-        best = i;
+        bestK = k;
         bestRev = false;
       }
       if (d1 < bestD) {
         bestD = d1;
-        best = i;
+        bestK = k;
         bestRev = true;
       }
     }
-    if (best < 0) {
-      // a blocking cycle cannot happen for offsets that strictly increase, but never loop forever
-      best = byOff.find((i) => !done[i])!;
-      bestRev = false;
-    }
-    done[best] = 1;
-    for (const b of blocks[best]) blockers[b]--;
+    const best = free[bestK];
+    free[bestK] = free[free.length - 1];
+    free.pop();
+    blockers[best] = -1; // done (later decrements only take it further below zero)
+    for (const b of blocks[best]) if (--blockers[b] === 0) free.push(b);
     const path = lines[best];
     const v: Visit = { path, start: bestRev ? (path.points.length >> 1) - 1 : 0, reverse: bestRev };
     out.push(v);

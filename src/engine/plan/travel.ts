@@ -37,14 +37,17 @@ export class TravelPlanner {
     this.minTravel = s.retractMinTravel * 1000;
   }
 
-  /** Length (µm) of the straight move a→b lying outside every part outline. */
-  outsideLength(ax: number, ay: number, bx: number, by: number): number {
+  /**
+   * Length (µm) of the straight move a→b lying outside every part outline. `aInside` may tell
+   * whether a is inside a part (the end of a part's path is), saving a point-in-area test.
+   */
+  outsideLength(ax: number, ay: number, bx: number, by: number, aInside?: boolean): number {
     const idx = this.outlines();
     const raw = this.ts;
     raw.length = 0;
     idx.crossings(ax, ay, bx, by, raw);
     const d = hyp(bx - ax, by - ay);
-    let inside = idx.contains(ax, ay);
+    let inside = aInside ?? idx.contains(ax, ay);
     if (raw.length === 0) return inside ? 0 : d;
     const t: number[] = [];
     for (let i = 0; i < raw.length; i += 2) t.push(raw[i]);
@@ -62,9 +65,17 @@ export class TravelPlanner {
   /**
    * Moves the nozzle to (x, y). `regionOf` gives the comb region of the island the move happens in
    * (built on first need; null outside islands: skirt, support). `forceRetract` retracts whatever
-   * the distance (the first move of a layer with retractAtLayerChange).
+   * the distance (the first move of a layer with retractAtLayerChange); `fromInside` tells that
+   * the nozzle is inside a part (it just printed one of its paths), when known.
    */
-  travel(ops: LayerOps, x: number, y: number, regionOf: (() => CombRegion | null) | null, forceRetract = false): void {
+  travel(
+    ops: LayerOps,
+    x: number,
+    y: number,
+    regionOf: (() => CombRegion | null) | null,
+    forceRetract = false,
+    fromInside?: boolean,
+  ): void {
     const s = this.s;
     if (!ops.known) {
       // from wherever the previous layer ended: retracted, lifted on the way when z-hop is on,
@@ -82,7 +93,7 @@ export class TravelPlanner {
     if (d === 0) return;
     let retract = forceRetract;
     if (!retract) {
-      const outside = this.outsideLength(ax, ay, x, y);
+      const outside = this.outsideLength(ax, ay, x, y, fromInside);
       const fallback = d >= this.minTravel || outside >= LEAVE_RETRACT;
       // short moves that stay in the part need no comb check
       const region = s.combing === 'off' || !regionOf || (!fallback && outside < LEAVE_TOL) ? null : regionOf();
