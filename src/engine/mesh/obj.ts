@@ -1,7 +1,7 @@
 // Wavefront OBJ: `v x y z` vertices and `f a b c …` faces (indices 1-based, negative = relative to
 // the last vertex read, each possibly `v/vt/vn` or `v//vn`). Polygons are fanned into triangles;
 // everything else (normals, texture coordinates, groups, materials) is ignored. OBJ has no unit.
-import { type RawMesh, arraySource, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
+import { type RawMesh, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
 import { isSpace, parseNumber, lineAt, bytesToString } from './text-scan.js';
 
 class Growable<T extends Float32Array | Uint32Array> {
@@ -102,5 +102,5 @@ export function readObj(bytes: Uint8Array): RawMesh {
   }
   if (badFaces > 0) warnings.push(`OBJ: skipped ${badFaces} face(s) with fewer than 3 vertices or indices out of range`);
   if (triangles === 0) throw badModel(pos.length === 0 ? 'OBJ file without vertices or faces' : 'OBJ file without any usable face');
-  return { vertices: arraySource(pos.done()), indices, unitsKnown: false, warnings };
+  return { positions: pos.done(), indices, unitsKnown: false, warnings };
 }

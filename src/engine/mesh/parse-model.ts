@@ -91,10 +91,11 @@ export function parseModel(bytes: Uint8Array, fileName: string): { mesh: Mesh; w
     throw err;
   }
   const warnings = raw.warnings.map((w) => `${fileName}: ${w}`);
-  const triangles = raw.indices ? raw.indices.length / 3 : raw.vertices.count / 3;
+  const p = raw.positions;
+  const triangles = raw.indices ? raw.indices.length / 3 : p.length / 9;
   if (triangles > MAX_TRIANGLES) throw tooManyTriangles(triangles.toLocaleString('en-US'));
 
-  const { mesh, collapsed, flat, nonFinite } = weld(raw.vertices, raw.indices);
+  const { mesh, collapsed, flat, nonFinite } = weld(p, raw.indices);
   if (nonFinite) throw badModel(`'${fileName}' (${FORMAT_NAME[format]}) has a vertex coordinate that is ${nonFinite}`);
   if (collapsed + flat > 0) {
     const parts = [collapsed > 0 ? `${collapsed} with repeated corners` : '', flat > 0 ? `${flat} with zero area` : ''].filter(Boolean);

@@ -1,7 +1,7 @@
 // ASCII STL: `solid name` / `facet normal …` / `outer loop` / `vertex x y z` ×3 / `endloop` /
 // `endfacet` / `endsolid`. Read token by token, so CRLF, tabs, extra white space, missing names and
 // several solids in one file all read the same. A loop with more than three vertices is fanned.
-import { type RawMesh, arraySource, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
+import { type RawMesh, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
 import { isSpace, tokenIs, parseNumber, lineAt, bytesToString } from './text-scan.js';
 
 /** A growable float32 array of coordinates. */
@@ -76,5 +76,5 @@ export function readAsciiStl(bytes: Uint8Array): RawMesh {
   }
   if (triangles === 0) throw badModel('ASCII STL without any facets');
   if (shortLoops > 0) warnings.push(`ASCII STL: skipped ${shortLoops} facet(s) with fewer than 3 vertices`);
-  return { vertices: arraySource(out.data.subarray(0, out.length)), indices: null, unitsKnown: false, warnings };
+  return { positions: out.data.slice(0, out.length), indices: null, unitsKnown: false, warnings };
 }

@@ -1,6 +1,6 @@
 // Binary STL: an 80-byte header, a uint32 triangle count, then 50 bytes a triangle (normal, three
 // vertices as little-endian float32, a 2-byte attribute). The normal is ignored: winding decides.
-import { type RawMesh, type VertexSource, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
+import { type RawMesh, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
 
 export const STL_HEADER = 84;
 export const STL_RECORD = 50;
@@ -33,20 +33,11 @@ export function readBinaryStl(bytes: Uint8Array): RawMesh {
   if (count === 0) throw badModel('binary STL with zero triangles');
   if (count > MAX_TRIANGLES) throw tooManyTriangles(count.toLocaleString('en-US'));
 
-  return { vertices: stlVertices(bytes, count), indices: null, unitsKnown: false, warnings };
-}
-
-/** The vertices of `count` binary STL records, read in place (three per record, after the normal). */
-function stlVertices(bytes: Uint8Array, count: number): VertexSource {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return {
-    count: count * 3,
-    fill(start: number, n: number, out: Uint32Array): void {
-      // blocks start on a record boundary (the welder asks for multiples of three vertices)
-      let off = STL_HEADER + STL_RECORD * ((start / 3) | 0) + 12;
-      for (let o = 0; o < 3 * n; o += 9, off += STL_RECORD) {
-        for (let k = 0; k < 9; k++) out[o + k] = view.getUint32(off + 4 * k, true);
-      }
-    },
-  };
+  const positions = new Float32Array(count * 9);
+  let off = STL_HEADER + 12; // skip the normal
+  for (let t = 0, o = 0; t < count; t++, off += STL_RECORD) {
+    for (let k = 0; k < 36; k += 4) positions[o++] = view.getFloat32(off + k, true);
+  }
+  return { positions, indices: null, unitsKnown: false, warnings };
 }

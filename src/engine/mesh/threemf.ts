@@ -2,7 +2,7 @@
 // object's <vertices>/<triangles> are read; the <build> items say which objects are printed and
 // where (3×4 affine transforms, composed through <components>, which may live in other model parts);
 // the model's `unit` attribute scales to millimetres.
-import { type RawMesh, arraySource, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
+import { type RawMesh, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
 import { ZipArchive } from './zip.js';
 import { scanXml, type XmlAttributes } from './xml-scan.js';
 
@@ -218,5 +218,5 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   }
   if (skipped > 0) warnings.push(`3MF: ${skipped} support/other object(s) were not sliced`);
   if (indices.length === 0) throw badModel('3MF without a model: no object with triangles in the build');
-  return { vertices: arraySource(Float32Array.from(positions.data.subarray(0, positions.length))), indices: indices.data.slice(0, indices.length), unitsKnown: true, warnings };
+  return { positions: Float32Array.from(positions.data.subarray(0, positions.length)), indices: indices.data.slice(0, indices.length), unitsKnown: true, warnings };
 }

@@ -6,7 +6,6 @@
 // Each hot loop lives in its own small function: V8 optimises a loop on the fly, and code after it
 // that has not run yet would otherwise throw the optimised code away (costly on a one-shot parse).
 import type { Mesh } from '../types.js';
-import type { VertexSource } from './raw-mesh.js';
 
 export interface WeldResult {
   mesh: Mesh;
@@ -36,13 +35,8 @@ function hash3(a: number, b: number, c: number): number {
   return h ^ (h >>> 15);
 }
 
-/** Vertices are read from the source in blocks of this many (a multiple of 3: whole triangles; the block stays in the L1 cache). */
-const BLOCK = 3 * 683;
-
 /** Open addressing on the three coordinate bit patterns (−0 counted as +0). */
-function uniqueVertices(src: VertexSource): Unique {
-  const nIn = src.count;
-  const bits = new Uint32Array(3 * BLOCK);
+function uniqueVertices(bits: Uint32Array, nIn: number): Unique {
   // a mesh shares each vertex among about six triangles, so nIn/2 slots are rarely a quarter full
   // (a small table stays in cache); the table doubles when half full
   let size = 1024;
@@ -52,14 +46,10 @@ function uniqueVertices(src: VertexSource): Unique {
   const remap = new Uint32Array(nIn);
   let uniq: Uint32Array = new Uint32Array(Math.max(1024, nIn >> 2) * 3);
   let nu = 0;
-  for (let v = 0, k = BLOCK; v < nIn; v++, k++) {
-    if (k === BLOCK) {
-      src.fill(v, Math.min(BLOCK, nIn - v), bits);
-      k = 0;
-    }
-    let a = bits[3 * k];
-    let b = bits[3 * k + 1];
-    let c = bits[3 * k + 2];
+  for (let v = 0; v < nIn; v++) {
+    let a = bits[3 * v];
+    let b = bits[3 * v + 1];
+    let c = bits[3 * v + 2];
     if (a === 0x80000000) a = 0;
     if (b === 0x80000000) b = 0;
     if (c === 0x80000000) c = 0;
@@ -184,10 +174,11 @@ function dropUnused(upos: Float32Array, tris: Uint32Array): Mesh {
   return { positions, indices: tris };
 }
 
-/** Welds the vertices with `indices` (or, if null, vertices in triangle order). */
-export function weld(vertices: VertexSource, indices: Uint32Array | null): WeldResult {
-  const nIn = vertices.count;
-  const { remap, positions: upos } = uniqueVertices(vertices);
+/** Welds `positions` (x, y, z per vertex) with `indices` (or, if null, vertices in triangle order). */
+export function weld(positions: Float32Array, indices: Uint32Array | null): WeldResult {
+  const nIn = (positions.length / 3) | 0;
+  const bits = new Uint32Array(positions.buffer, positions.byteOffset, nIn * 3);
+  const { remap, positions: upos } = uniqueVertices(bits, nIn);
   // every coordinate of the input is among the unique vertices: check them once
   const nonFinite = firstNonFinite(upos);
   if (nonFinite) return { mesh: { positions: new Float32Array(0), indices: new Uint32Array(0) }, collapsed: 0, flat: 0, nonFinite };
