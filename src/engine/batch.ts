@@ -6,7 +6,7 @@ import { throwIfAborted } from './types.js';
 import type { SliceSettings } from './settings.js';
 import type { LayerSpec } from './setup/layer-heights.js';
 import { sliceMesh } from './layers/index.js';
-import { wallsForLayer, fillForLayer, type LayerGeometry } from './regions/build.js';
+import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
@@ -67,19 +67,23 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   };
   timings.slice = performance.now() - t0;
 
+  // walls of the batch and of the neighbours skin detection looks at
+  t0 = performance.now();
+  const walls: IslandWalls[][] = [];
+  const inner: Paths[][] = [];
+  for (let j = lo; j < hi; j++) {
+    if ((j & 3) === 0) throwIfAborted(signal);
+    walls[j - lo] = wallsForLayer(geometryOf(j)!, s);
+    inner[j - lo] = innerAreasByModel(walls[j - lo], b.models.length);
+  }
+  const tWalls = performance.now() - t0;
+  t0 = performance.now();
   const regions: LayerRegions[] = [];
-  let tWalls = 0;
-  let tFill = 0;
   for (let i = b.from; i < b.to; i++) {
     if ((i & 3) === 0) throwIfAborted(signal);
-    const g = geometryOf(i)!;
-    t0 = performance.now();
-    const walls = wallsForLayer(g, s);
-    const t1 = performance.now();
-    regions.push(fillForLayer(g, walls, (j) => geometryOf(j)?.outlines, s));
-    tFill += performance.now() - t1;
-    tWalls += t1 - t0;
+    regions.push(fillForLayer(geometryOf(i)!, walls[i - lo], (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s));
   }
+  const tFill = performance.now() - t0;
   timings.walls = tWalls;
   timings.fill = tFill;
   if (b.from === 0 && regions.length > 0) addAdhesion(regions[0], geometryOf(0)!, s);

@@ -56,14 +56,23 @@ export function wallsForLayer(g: LayerGeometry, s: SliceSettings): IslandWalls[]
   return out;
 }
 
+/** Per model, the union of a layer's inner areas (inside the walls). */
+export function innerAreasByModel(walls: IslandWalls[], models: number): Paths[] {
+  const out: Paths[] = Array.from({ length: models }, () => []);
+  for (const iw of walls) out[iw.model].push(...iw.innerArea);
+  return out;
+}
+
 /**
- * Pass 2: skin, infill and gap fill of one layer. `outlinesOf(j)` gives layer j's outlines per model
- * (undefined beyond the model).
+ * Pass 2: skin, infill and gap fill of one layer. `innerOf(j)` gives layer j's inner areas per model
+ * (undefined beyond the model). Skin is judged against the neighbours' inner areas, not their
+ * outlines: where a sloped surface puts the wall of the next layer over this layer's infill, that
+ * infill is exposed to the wall's underside and has to be solid too.
  */
 export function fillForLayer(
   g: LayerGeometry,
   walls: IslandWalls[],
-  outlinesOf: (j: number) => Paths[] | undefined,
+  innerOf: (j: number) => Paths[] | undefined,
   s: SliceSettings,
 ): LayerRegions {
   const w = lineWidthFor(g.index, s);
@@ -75,9 +84,9 @@ export function fillForLayer(
   const coveredBelow: Paths[] = [];
   for (let m = 0; m < g.outlines.length; m++) {
     const above: Array<Paths | undefined> = [];
-    for (let k = 1; k <= s.topLayers; k++) above.push(outlinesOf(g.index + k)?.[m]);
+    for (let k = 1; k <= s.topLayers; k++) above.push(innerOf(g.index + k)?.[m]);
     const below: Array<Paths | undefined> = [];
-    for (let k = 1; k <= s.bottomLayers; k++) below.push(g.index - k < 0 ? undefined : outlinesOf(g.index - k)?.[m]);
+    for (let k = 1; k <= s.bottomLayers; k++) below.push(g.index - k < 0 ? undefined : innerOf(g.index - k)?.[m]);
     coveredAbove.push(s.topLayers > 0 ? commonArea(above) : g.outlines[m]);
     coveredBelow.push(s.bottomLayers > 0 ? commonArea(below) : g.outlines[m]);
   }
@@ -85,12 +94,7 @@ export function fillForLayer(
     const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w);
     const skinOverlap = (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
-    if (solid.length > 0) {
-      const inset = offset(solid, -w / 2, 'miter', 3);
-      const lines = solidLines(inset, w, skinAngle);
-      const reach = reachEdge(lines, w / 2, offset(solid, skinOverlap, 'miter', 3));
-      skin = sortMonotonic(reach, skinAngle).map((points) => ({ type: 'SKIN', points, closed: false, width: w, model: iw.model }));
-    }
+    if (solid.length > 0) skin = skinPaths(solid, w, skinAngle, skinOverlap, iw.model);
     let infill: ExtrusionPath[] = [];
     if (sparse.length > 0 && s.infillDensity > 0) {
       const area = offset(sparse, (s.infillOverlap / 100) * wInfill - wInfill / 2, 'miter', 3);
@@ -121,4 +125,17 @@ export function fillForLayer(
     };
   });
   return { index: g.index, z: g.z, height: g.height, islands: islandsOut, extras: [] };
+}
+
+/**
+ * Skin of one solid area: parallel lines in monotonic order. Lines are clipped half a line inside
+ * the area and then stretched back out past its edge (by the skin overlap and a quarter line), so
+ * that where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
+ */
+function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number): ExtrusionPath[] {
+  const inset = offset(solid, -w / 2, 'miter', 3);
+  if (inset.length === 0) return [];
+  const lines = solidLines(inset, w, angle);
+  const reach = reachEdge(lines, w, offset(solid, overlap + w / 4, 'miter', 3));
+  return sortMonotonic(reach, angle).map((points) => ({ type: 'SKIN', points, closed: false, width: w, model }));
 }

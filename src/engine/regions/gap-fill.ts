@@ -35,12 +35,14 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     const halfWidth = lo;
     const beadWidth = Math.min(2 * halfWidth, p.width * 1.5);
     if (beadWidth < p.minWidth) continue;
-    // the sliver a few µm short of vanishing runs along the middle
+    // the sliver a few µm short of vanishing runs along the middle; a ring-shaped gap leaves a
+    // ring-shaped sliver, whose middle is a closed loop
     const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
-    for (const loop of sliver) {
-      const line = loopToLine(loop);
+    for (const part of islands(sliver)) {
+      const closed = part.length > 1;
+      const line = closed ? part[0] : loopToLine(part[0]);
       if (line.length >= 4) {
-        out.push({ type: 'WALL-INNER', points: line, closed: false, width: Math.round(beadWidth), model: p.model });
+        out.push({ type: 'WALL-INNER', points: line, closed, width: Math.round(beadWidth), model: p.model });
       }
     }
   }

@@ -57,9 +57,9 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
     return { walls, innerArea: [], combArea: [], gaps: p.gapFill ? outline : [] };
   }
   const innerRaw = offset(outline, -(n * w), 'miter', 3);
-  // parts of the inner area narrower than about a line cannot take skin or infill lines: they
-  // become gap fill instead
-  const open = Math.round(w * 0.45);
+  // parts of the inner area narrower than one and a half lines cannot take a skin loop and lines:
+  // they become gap fill instead (one bead of their own width)
+  const open = Math.round(w * 0.75);
   const innerArea = innerRaw.length === 0 ? [] : offset(offset(innerRaw, -open, 'miter', 3), open, 'miter', 3);
   // Travels along the innermost wall's centre line cross no wall.
   const combArea = last;
