@@ -193,7 +193,7 @@ test('3DBenchy: 240 layers, none empty, in well under a second', { skip: !MODELS
   // the hull's first layer is about 18.7 mm² (keel strips), the widest about 1076 mm²
   const areas = layers.map((l) => totalArea(l) / 1e6);
   assert.ok(Math.max(...areas) > 1000 && Math.max(...areas) < 1100);
-  console.log(`3DBenchy: 240 layers sliced in ${ms.toFixed(0)} ms (cold)`);
+  console.log(`3DBenchy: 240 layers sliced in ${ms.toFixed(0)} ms`);
 });
 
 test('clean-area check: only non-crossing, correctly nested loops skip the union', async () => {
