@@ -14,6 +14,8 @@ export const STRATUM_BIN = join(REPO_ROOT, 'bin', 'stratum.js');
 
 /** Settings that make the calibration cube slice for several seconds (cancel and kill tests). */
 export const SLOW_OVERRIDES = { layerHeight: 0.05, firstLayerHeight: 0.1, infillDensity: 100, infillPattern: 'gyroid' };
+/** About a third of that: long enough to stop a process mid-slice, short enough to redo. */
+export const MEDIUM_OVERRIDES = { layerHeight: 0.1, infillDensity: 100, infillPattern: 'gyroid' };
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `stratum-${prefix}-`));

@@ -72,6 +72,9 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     geometry ??= initGeometry();
     await geometry;
     const store = storeFor(job);
+    const post = progressPoster(job);
+    // the task shows as running from the moment a worker reads its input
+    post(0, 'reading input');
     const warnings: string[] = [];
     const bytes = await readInput(store, job.model.blobKey, `input file '${job.model.fileName}'`);
     let models: ModelInput[];
@@ -96,7 +99,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     });
     warnings.push(...resolved.warnings);
 
-    const result = await slice(models, resolved.settings, { onProgress: progressPoster(job) });
+    const result = await slice(models, resolved.settings, { onProgress: post });
     warnings.push(...result.stats.warnings);
     const { size } = await store.put(job.outputBlobKey, result.output);
     const s = result.stats;
