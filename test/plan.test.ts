@@ -166,6 +166,26 @@ test('a travel inside the comb area does not retract, even when long', () => {
   assert.ok(!plan.ops.some((o) => o.op === 'retract'));
 });
 
+test('a move along the comb boundary (infill ends on the innermost wall) stays straight', () => {
+  const run = (combArea: number[][]) => {
+    // infill lines end at y = 700, 4 mm apart
+    const isl = squareIsland(0, 0, 30000, {
+      infill: [line('FILL', [5000, 10000, 5000, 700]), line('FILL', [9000, 700, 9000, 10000])],
+    });
+    isl.walls = [];
+    isl.combArea = combArea;
+    const stats = { straight: 0, combed: 0, retracted: 0 };
+    const { plan } = planLayer(layerOf(2, [isl]), settings({ combing: 'all' }), ['m'], { x: 5000, y: 10000 }, 5, { travelStats: stats });
+    const hop = travels(plan.ops, { x: 5000, y: 10000 }).find((m) => m.x0 === 5000 && m.y0 === 700);
+    assert.deepEqual(hop, { x0: 5000, y0: 700, x1: 9000, y1: 700, retracted: false });
+    assert.equal(stats.combed, 0);
+  };
+  // the boundary a hair above the ends: the move runs just outside the region
+  run([[700, 720, 29300, 720, 29300, 29300, 700, 29300]]);
+  // a notch in the boundary: the move wanders out of the region and back in
+  run([[700, 690, 7000, 690, 7100, 780, 7200, 690, 29300, 690, 29300, 29300, 700, 29300]]);
+});
+
 test('a travel across a hole is combed around it, or retracted when combing is off', () => {
   // 30 mm square with a 10 mm hole in the middle; two infill lines on either side of the hole
   const mk = () =>

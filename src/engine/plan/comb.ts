@@ -32,7 +32,7 @@ export function straightInRegion(r: CombRegion, ax: number, ay: number, bx: numb
   const raw: number[] = [];
   r.comb.crossings(ax, ay, bx, by, raw);
   let inside = r.comb.contains(ax, ay);
-  if (raw.length === 0) return inside || d <= r.allowance;
+  if (raw.length === 0) return inside || d <= r.allowance || alongBoundary(r, ax, ay, bx, by);
   const ts = sortedTs(raw);
   let last = 0;
   for (let i = 0; i <= ts.length; i++) {
@@ -45,6 +45,19 @@ export function straightInRegion(r: CombRegion, ax: number, ay: number, bx: numb
     last = t;
   }
   return true;
+}
+
+/**
+ * A move wholly outside the region but hugging its boundary: both ends and the middle within `graze`
+ * / 4 of it (from one infill line's end to the next, when the ends lie a hair outside).
+ */
+function alongBoundary(r: CombRegion, ax: number, ay: number, bx: number, by: number): boolean {
+  const near = r.graze / 4;
+  return (
+    r.comb.nearest(ax, ay, near) !== null &&
+    r.comb.nearest(bx, by, near) !== null &&
+    r.comb.nearest((ax + bx) / 2, (ay + by) / 2, near) !== null
+  );
 }
 
 /** Unit normal of edge e pointing into the region. */
