@@ -1,0 +1,110 @@
+// Operations endpoints and configuration: health, readiness, Prometheus metrics, the OpenAPI 3.1
+// document and the local API reference page, request ids, and how settings are loaded.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/service/config.js';
+import { call, removeDir, startTestServer, tempDir, upload, type TestServer } from './api-helpers.js';
+
+describe('operations endpoints', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => t.close());
+
+  test('/healthz and /readyz answer without credentials', async () => {
+    assert.deepEqual((await call(t.url, '/healthz')).body, { status: 'ok' });
+    const ready = await call(t.url, '/readyz');
+    assert.equal(ready.status, 200);
+    assert.deepEqual(ready.body, { status: 'ready' });
+  });
+
+  test('/metrics: tasks by status, queue depth, upload bytes, HTTP requests', async () => {
+    await upload(t, 'EXTRA', 'notes.txt', 'x'.repeat(1234));
+    const m = await call(t.url, '/metrics');
+    assert.equal(m.status, 200);
+    assert.match(m.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    assert.match(m.text, /^stratum_tasks\{status="finished"\} 0$/m);
+    assert.match(m.text, /^stratum_queue_depth 0$/m);
+    assert.match(m.text, /^stratum_upload_bytes_total 1234$/m);
+    assert.match(m.text, /^stratum_uploads_total\{type="EXTRA"\} 1$/m);
+    assert.match(m.text, /^# TYPE stratum_slice_duration_seconds histogram$/m);
+    assert.match(m.text, /^stratum_http_requests_total\{method="POST",route="\/v1\/upload\/:fileType\/:fileName",status="200"\} 1$/m);
+  });
+
+  test('/openapi.json is OpenAPI 3.1 built from the route schemas', async () => {
+    const doc = (await call(t.url, '/openapi.json')).body;
+    assert.equal(doc.openapi, '3.1.0');
+    for (const path of [
+      '/v1/upload/{fileType}/{fileName}',
+      '/v1/ws/tasks',
+      '/v1/stl/tasks',
+      '/v1/stl/tasks/{taskId}',
+      '/v1/ws/tasks/{taskId}/cancel',
+      '/v1/ws/tasks/{taskId}/events',
+      '/v1/output/{outputId}/download',
+      '/v1/files/{fileId}',
+      '/oauth2/token',
+      '/metrics',
+    ]) {
+      assert.ok(doc.paths[path], `${path} is documented`);
+    }
+    assert.ok(doc.paths['/v1/stl/tasks/{taskId}'].get && doc.paths['/v1/stl/tasks/{taskId}'].post, 'GET and POST read a task');
+    assert.deepEqual(doc.components.schemas.Task.properties.status.enum, ['queued', 'started', 'running', 'finished', 'failed', 'cancelled']);
+    assert.equal(doc.components.securitySchemes.subscriptionKey.name, 'Ocp-Apim-Subscription-Key');
+    const ok = doc.paths['/v1/ws/tasks'].post.responses['200'];
+    assert.match(JSON.stringify(ok), /#\/components\/schemas\/Task/);
+  });
+
+  test('/docs serves the API reference with its script from this server', async () => {
+    const page = await call(t.url, '/docs/');
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    const scripts = [...page.text.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(scripts.length > 0);
+    for (const src of scripts) assert.doesNotMatch(src, /^https?:/, `script ${src} is local`);
+    const js = await call(t.url, `/docs/${scripts[0]!.replace(/^\.?\//, '').replace(/^docs\//, '')}`);
+    assert.equal(js.status, 200);
+    assert.ok(js.bytes.length > 100_000);
+  });
+
+  test('a request id is answered in x-request-id, the caller\'s own when it sent one', async () => {
+    const mine = await call(t.url, '/healthz', { headers: { 'x-request-id': 'trace-42' } });
+    assert.equal(mine.headers.get('x-request-id'), 'trace-42');
+    const generated = await call(t.url, '/healthz');
+    assert.match(generated.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('configuration', () => {
+  const dir = tempDir('config');
+  after(() => removeDir(dir));
+
+  test('defaults, then the config file, then the environment, then flags', () => {
+    const d = loadConfig({ env: {} });
+    assert.equal(d.port, 8080);
+    assert.equal(d.retentionDays, 7);
+    assert.ok(d.workers >= 1);
+    assert.equal(d.dataDir, join(process.cwd(), 'data'));
+    const file = join(dir, 'stratum.json');
+    writeFileSync(file, JSON.stringify({ port: 9000, workers: 3, maxUploadBytes: 1000, dataDir: dir }));
+    const fromFile = loadConfig({ env: { STRATUM_CONFIG: file } });
+    assert.deepEqual([fromFile.port, fromFile.workers, fromFile.maxUploadBytes, fromFile.dataDir], [9000, 3, 1000, dir]);
+    const fromEnv = loadConfig({ env: { STRATUM_CONFIG: file, PORT: '9100', STRATUM_RETENTION_DAYS: '0.5', STRATUM_METRICS_PUBLIC: 'false' } });
+    assert.deepEqual([fromEnv.port, fromEnv.workers, fromEnv.retentionDays, fromEnv.metricsPublic], [9100, 3, 0.5, false]);
+    const fromFlags = loadConfig({ env: { STRATUM_CONFIG: file, PORT: '9100' }, overrides: { port: '9200', workers: undefined } });
+    assert.deepEqual([fromFlags.port, fromFlags.workers], [9200, 3]);
+  });
+
+  test('bad values are refused with the source named', () => {
+    assert.throws(() => loadConfig({ env: { STRATUM_WORKERS: 'two' } }), (e: Error) => e instanceof ConfigError && /STRATUM_WORKERS/.test(e.message));
+    assert.throws(() => loadConfig({ env: { STRATUM_WORKERS: '0' } }), /at least 1/);
+    assert.throws(() => loadConfig({ env: { PORT: '70000' } }), /port/);
+    assert.throws(() => loadConfig({ env: { STRATUM_LOG_LEVEL: 'loud' } }), /log level/);
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ prot: 1 }));
+    assert.throws(() => loadConfig({ env: {}, configFile: file }), /unknown key 'prot'/);
+  });
+});

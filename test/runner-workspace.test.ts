@@ -1,0 +1,75 @@
+// The Workspace reader the worker uses: both key casings, absolute positions kept, modifiers and
+// point-cloud references set aside with a warning, and clear errors for files that cannot be sliced.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WorkspaceError, readWorkspace } from '../src/service/workspace/read-workspace.js';
+
+const enc = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
+const tri = (z = 0) => [
+  { X: 100, Y: 100, Z: z },
+  { X: 120, Y: 100, Z: z },
+  { X: 100, Y: 120, Z: z + 5 },
+];
+
+test('capitalised keys (real files): positions kept in bed millimetres, indices used', () => {
+  const ws = readWorkspace(
+    enc({ Models: [{ metaData: { Name: 'part.stl', SlicingPriority: 0 }, ModelPositions: tri(), ModelIndices: [0, 1, 2] }] }),
+    'a.rvwj',
+  );
+  assert.equal(ws.models.length, 1);
+  const m = ws.models[0]!;
+  assert.equal(m.name, 'part.stl');
+  assert.equal(m.keepPosition, true);
+  assert.deepEqual(Array.from(m.mesh.positions), [100, 100, 0, 120, 100, 0, 100, 120, 5]);
+  assert.deepEqual(Array.from(m.mesh.indices), [0, 1, 2]);
+  assert.deepEqual(ws.warnings, []);
+});
+
+test('lower-case keys (the interface text), no indices, no SlicingPriority (2019 files)', () => {
+  const ws = readWorkspace(
+    enc({ models: [{ MetaData: { name: 'old' }, modelPositions: tri().map((p) => ({ x: p.X, y: p.Y, z: p.Z })) }] }),
+    'b.json',
+  );
+  assert.equal(ws.models[0]!.name, 'old');
+  assert.deepEqual(Array.from(ws.models[0]!.mesh.indices), [0, 1, 2]);
+});
+
+test('modifiers and point-cloud modifiers are not printed and are reported', () => {
+  const ws = readWorkspace(
+    enc({
+      Models: [
+        { metaData: { Name: 'part' }, ModelPositions: tri() },
+        { metaData: { Name: 'dense', SlicingPriority: 1, Modifier: { FillDensityFactor: 0.8 } }, ModelPositions: tri() },
+        { metaData: { Name: 'soft', SlicingPriority: 2, Modifier: {}, FileReference: 'shore.bin' }, ModelPositions: tri() },
+      ],
+    }),
+    'c.rvwj',
+  );
+  assert.deepEqual(ws.models.map((m) => m.name), ['part']);
+  assert.deepEqual(
+    ws.modifiers.map((m) => [m.name, m.priority, m.fillDensity, m.fileReference]),
+    [
+      ['dense', 1, 0.8, undefined],
+      ['soft', 2, undefined, 'shore.bin'],
+    ],
+  );
+  assert.equal(ws.warnings.length, 2);
+  assert.match(ws.warnings[1]!, /point-cloud modifier 'soft' \(shore\.bin\)/);
+});
+
+test('files that cannot be sliced fail with a message naming the problem', () => {
+  const bad: Array<[unknown, RegExp]> = [
+    ['{"Models": [', /not valid JSON/],
+    [[1, 2], /must be a JSON object/],
+    [{ Printer: {} }, /no models array/],
+    [{ Models: [] }, /no model to print/],
+    [{ Models: [{ metaData: { Name: 'm', SlicingPriority: 1, Modifier: {} }, ModelPositions: tri() }] }, /no model to print/],
+    [{ Models: [{ metaData: { Name: 'm' } }] }, /'m' has no ModelPositions/],
+    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: [{ X: 1, Y: 'a', Z: 0 }] }] }, /ModelPositions\[0\]/],
+    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1, 7] }] }, /ModelIndices\[2\]/],
+    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1] }] }, /not a multiple of 3/],
+  ];
+  for (const [input, message] of bad) {
+    assert.throws(() => readWorkspace(enc(input), 'w.rvwj'), (err: Error) => err instanceof WorkspaceError && message.test(err.message));
+  }
+});
