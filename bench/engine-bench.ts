@@ -37,7 +37,7 @@ export interface ModelResult {
   model: string;
   tris: number | null;
   slicers: Partial<Record<SlicerName, SlicerResult>>;
-  /** Stratum's wall time over the faster peer's (for OBJ/3MF: the peers' figures on the same-named STL) */
+  /** Stratum's wall time over the faster peer's (OBJ/3MF: the peers' figures on the same-named STL, if it prints the same layers) */
   ratio: number | null;
   quality: QualityFigures | { error: string } | null;
   peerQuality?: PeerQuality;
@@ -168,7 +168,11 @@ async function main(): Promise<number> {
   // Ratios and bars; OBJ/3MF rows borrow the peers' figures from the STL of the same name.
   for (const res of results) {
     const base = basename(res.model, extname(res.model));
-    const stlRow = results.find((r) => r.model === `${base}.stl`) ?? res;
+    // Borrow only when it is the same print (same layer count): the OBJ bunny, in metres and Y-up,
+    // is not.
+    const sibling = results.find((r) => r.model === `${base}.stl`);
+    const sameLayers = sibling?.slicers.stratum?.figures.layers === res.slicers.stratum?.figures.layers;
+    const stlRow = sibling && sameLayers ? sibling : res;
     const ours = res.slicers.stratum;
     const peerWalls = (['cura', 'prusa'] as const).map((p) => stlRow.slicers[p]?.wallS).filter((v): v is number => v != null);
     if (ours?.wallS != null && peerWalls.length) res.ratio = round(ours.wallS / Math.min(...peerWalls), 2);

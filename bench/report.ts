@@ -32,7 +32,7 @@ export function printReport(results: ModelResult[], runs: number): void {
       ]),
     ),
   );
-  out.write('ratio = stratum / faster peer (OBJ/3MF rows: against the peers on the STL of the same name); RSS in MiB\n');
+  out.write('ratio = stratum / faster peer (OBJ/3MF rows: against the peers on the STL of the same name when it prints the same layers); RSS in MiB\n');
 
   out.write('\nEstimates: print time (each slicer\'s own) and filament\n\n');
   out.write(

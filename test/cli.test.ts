@@ -21,7 +21,11 @@ const cube = join(models, 'xyz_calibration_cube.stl');
 const work = mkdtempSync(join(tmpdir(), 'stratum-cli-test-'));
 
 function stratum(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: work, timeout: 60_000 });
+  return stratumWith({}, ...args);
+}
+
+function stratumWith(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: work, timeout: 60_000, env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -81,6 +85,22 @@ test('slice writes G-code whose header matches the --json figures (calibration c
   assert.deepEqual(readdirSync(work).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
 });
 
+test('the worker-thread path writes the same G-code as the main-thread path', () => {
+  const main = join(work, 'cube-main.gcode');
+  const worker = join(work, 'cube-worker.gcode');
+  const a = stratumWith({ STRATUM_SLICE_THREAD: 'main' }, 'slice', cube, '-o', main, '--quiet');
+  const b = stratumWith({ STRATUM_SLICE_THREAD: 'worker' }, 'slice', cube, '-o', worker, '--quiet');
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+  assert.ok(readFileSync(main).equals(readFileSync(worker)), 'identical output');
+  const bad = join(work, 'garbage-worker.stl');
+  writeFileSync(bad, 'solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 nan\n');
+  const err = stratumWith({ STRATUM_SLICE_THREAD: 'worker' }, 'slice', bad, '-o', join(work, 'gw.gcode'));
+  assert.equal(err.code, 1, 'an engine error from the thread is a failure, not a crash');
+  assert.equal(lines(err.stderr).length, 1, err.stderr);
+  assert.match(err.stderr, /^stratum slice: error: /);
+});
+
 test('slice prints a one-line summary on stderr (not a TTY: no progress bar)', () => {
   const out = join(work, 'cube-summary.gcode');
   const r = stratum('slice', cube, '-o', out, '--set', 'infillDensity=15', '--support', 'n');
@@ -117,7 +137,17 @@ test('an unknown printer fails with exit 1 naming close matches', () => {
   assert.equal(existsSync(out), false);
 });
 
-test('Ctrl-C during a slice exits 130 promptly and writes nothing', async () => {
+test('Ctrl-C during a small slice on the main thread exits 130 and writes nothing', async () => {
+  const out = join(work, 'cube-int.gcode');
+  const child = spawn(process.execPath, [bin, 'slice', cube, '-o', out], { cwd: work, env: { ...process.env, STRATUM_SLICE_THREAD: 'main' } });
+  const closed = new Promise<number | null>((r) => child.on('close', r));
+  await new Promise((r) => setTimeout(r, 500));
+  child.kill('SIGINT');
+  assert.equal(await closed, 130);
+  assert.equal(existsSync(out), false);
+});
+
+test('Ctrl-C during a large slice (worker thread) exits 130 promptly and writes nothing', async () => {
   const out = join(work, 'bunny.gcode');
   const child = spawn(process.execPath, [bin, 'slice', join(models, 'stanford_bunny.stl'), '-o', out], { cwd: work });
   let stderr = '';

@@ -18,7 +18,7 @@ export function fixed(value: number, decimals: number): string {
 /** A plain text table: columns padded to their widest cell; numeric-looking cells right-aligned. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-+]?[\d.,:×x%]+$|^-$/.test(r[i] ?? '')));
+  const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^[-+]?[\d.,:×x%]+$|^-$|^FAIL$/.test(r[i] ?? '')));
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))

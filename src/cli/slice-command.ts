@@ -12,6 +12,23 @@ import { createProgressBar } from './progress-bar.js';
 import { parseSetArgs, parseSupport } from './set-values.js';
 import { sigintAbort } from './sigint.js';
 import { sliceOnThread } from './slice-thread.js';
+import type { SliceOpts, ThreadResult } from './slice-thread.js';
+import type { SliceSettings } from '../engine/index.js';
+
+/**
+ * Models from this size up are sliced on a worker thread, so that Ctrl-C stops them at once (the
+ * engine computes synchronously between stages, and a blocked thread cannot take the signal).
+ * Smaller ones, which slice in a few seconds, stay on the main thread and spare the worker's
+ * memory (about 12 MiB) and start-up. STRATUM_SLICE_THREAD=worker|main overrides the choice.
+ */
+const WORKER_FROM_BYTES = 1 << 20;
+
+function runSlice(bytes: Uint8Array, name: string, settings: SliceSettings, opts: SliceOpts): Promise<ThreadResult> {
+  const mode = process.env.STRATUM_SLICE_THREAD;
+  const onWorker = mode === 'worker' || (mode !== 'main' && bytes.byteLength >= WORKER_FROM_BYTES);
+  if (onWorker) return sliceOnThread(bytes, name, settings, opts);
+  return import('./slice-in-process.js').then((m) => m.sliceInProcess(bytes, name, settings, opts));
+}
 
 export const SLICE_USAGE = `usage: stratum slice MODEL -o OUT [options]
 
@@ -121,11 +138,15 @@ export async function run(argv: string[]): Promise<number> {
   let format: 'GCODE' | 'FCODE';
   let triangles: number;
   try {
-    const result = await sliceOnThread(bytes, name, settings, {
+    const result = await runSlice(bytes, name, settings, {
       onProgress: (fraction, stage) => bar.update(fraction, stage),
       signal: interrupt.signal,
     });
     bar.done();
+    // A Ctrl-C that came while the main thread was busy slicing is delivered only now, when the
+    // event loop polls again: two turns of the loop guarantee one poll before anything is written.
+    for (let turn = 0; turn < 2; turn++) await new Promise((r) => setImmediate(r));
+    if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
     ({ stats, output, format, triangles } = result);
     warnings.push(...result.parseWarnings);
     try {

@@ -23,6 +23,11 @@ export type WorkerMessage =
     }
   | { type: 'error'; name: string; message: string; code?: string; stack?: string };
 
+export interface SliceOpts {
+  onProgress?: (fraction: number, stage: string) => void;
+  signal?: AbortSignal;
+}
+
 export interface ThreadResult extends SliceResult {
   triangles: number;
   parseWarnings: string[];
@@ -44,7 +49,7 @@ export function sliceOnThread(
   bytes: Uint8Array,
   name: string,
   settings: SliceSettings,
-  opts: { onProgress?: (fraction: number, stage: string) => void; signal?: AbortSignal } = {},
+  opts: SliceOpts = {},
 ): Promise<ThreadResult> {
   // Transfer the file's memory when it is ours alone; otherwise copy the bytes once.
   const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
