@@ -51,36 +51,74 @@ function inside(x: number, y: number, p: number[]): boolean {
 /** Edges per layer fit in this many bits of a sort key (the left x fills the bits above). */
 const INDEX_BITS = 2 ** 21;
 
-/**
- * Sweep over edges sorted by their left end: true if any two edges meet, other than neighbours at
- * their shared point (neighbours that fold back along each other do count). All points are copied
- * into one flat array; edge e runs from point e to point nxt[e].
- */
-function anyEdgesMeet(loops: number[][], total: number, lo: number): boolean {
-  if (total >= INDEX_BITS) return true;
-  const P = new Float64Array(2 * total);
-  const nxt = new Int32Array(total);
-  const sortKey = new Float64Array(total);
+/** Buffers reused from layer to layer. */
+export class CleanAreaScratch {
+  /** all points, flat; edge e runs from point e to point nxt[e] */
+  P = new Float64Array(2048);
+  nxt = new Int32Array(1024);
+  sortKey = new Float64Array(1024);
+  active = new Int32Array(1024);
+  /** per loop: min x, min y, max x, max y */
+  box = new Float64Array(4 * MAX_LOOPS);
+
+  ensure(total: number): void {
+    if (this.nxt.length >= total) return;
+    let cap = this.nxt.length;
+    while (cap < total) cap *= 2;
+    this.P = new Float64Array(2 * cap);
+    this.nxt = new Int32Array(cap);
+    this.sortKey = new Float64Array(cap);
+    this.active = new Int32Array(cap);
+  }
+}
+
+/** Copies the loops into the scratch arrays; returns the coordinate range (max − min over x and y). */
+function copyLoops(loops: number[][], s: CleanAreaScratch): { lo: number; span: number } {
+  const { P, nxt, box } = s;
+  let lo = Infinity;
+  let hi = -Infinity;
   let e = 0;
-  for (const p of loops) {
+  for (let l = 0; l < loops.length; l++) {
+    const p = loops[l];
     const first = e;
     const n = p.length >> 1;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let k = 0; k < n; k++, e++) {
-      P[2 * e] = p[2 * k];
-      P[2 * e + 1] = p[2 * k + 1];
+      const x = p[2 * k];
+      const y = p[2 * k + 1];
+      P[2 * e] = x;
+      P[2 * e + 1] = y;
       nxt[e] = k + 1 < n ? e + 1 : first;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
     }
+    box[4 * l] = x0;
+    box[4 * l + 1] = y0;
+    box[4 * l + 2] = x1;
+    box[4 * l + 3] = y1;
+    lo = Math.min(lo, x0, y0);
+    hi = Math.max(hi, x1, y1);
   }
+  return { lo, span: hi - lo };
+}
+
+/**
+ * Sweep over edges sorted by their left end: true if any two edges meet, other than neighbours at
+ * their shared point (neighbours that fold back along each other do count).
+ */
+function anyEdgesMeet(total: number, lo: number, s: CleanAreaScratch): boolean {
+  const { P, nxt, sortKey, active } = s;
   for (let k = 0; k < total; k++) sortKey[k] = (Math.min(P[2 * k], P[2 * nxt[k]]) - lo) * INDEX_BITS + k;
-  sortKey.sort();
-  const active = new Int32Array(total);
+  const keys = sortKey.subarray(0, total).sort();
   let nActive = 0;
   let budget = 40 * total + 1000;
   for (let q = 0; q < total; q++) {
-    const key = sortKey[q];
-    const s = key - Math.floor(key / INDEX_BITS) * INDEX_BITS;
-    const ax = P[2 * s], ay = P[2 * s + 1];
-    const bx = P[2 * nxt[s]], by = P[2 * nxt[s] + 1];
+    const key = keys[q];
+    const g = key - Math.floor(key / INDEX_BITS) * INDEX_BITS;
+    const ax = P[2 * g], ay = P[2 * g + 1];
+    const bx = P[2 * nxt[g]], by = P[2 * nxt[g] + 1];
     const sxmin = ax < bx ? ax : bx;
     const symin = ay < by ? ay : by;
     const symax = ay < by ? by : ay;
@@ -93,10 +131,10 @@ function anyEdgesMeet(loops: number[][], total: number, lo: number): boolean {
       active[w++] = a;
       if (--budget < 0) return true; // too crowded to check cheaply: let the union decide
       if (symax < (cy < dy ? cy : dy) || (cy > dy ? cy : dy) < symin) continue;
-      if (nxt[a] === s || nxt[s] === a) {
+      if (nxt[a] === g || nxt[g] === a) {
         // neighbours share one point; they are fine unless they fold back along each other
-        if (nxt[nxt[s]] === s) return true; // a two-point loop
-        const shared = nxt[a] === s; // the shared point is s's start
+        if (nxt[nxt[g]] === g) return true; // a two-point loop
+        const shared = nxt[a] === g; // the shared point is g's start
         const ox = shared ? cx : dx; // the neighbour's far end
         const oy = shared ? cy : dy;
         const mx = shared ? ax : bx;
@@ -109,31 +147,32 @@ function anyEdgesMeet(loops: number[][], total: number, lo: number): boolean {
       if (segmentsMeet(ax, ay, bx, by, cx, cy, dx, dy)) return true;
     }
     nActive = w;
-    active[nActive++] = s;
+    active[nActive++] = g;
   }
   return false;
 }
 
 /** True when `loops` (integer µm, closed) are a clean area as they are: no union needed. */
-export function isCleanArea(loops: number[][]): boolean {
+export function isCleanArea(loops: number[][], scratch: CleanAreaScratch = new CleanAreaScratch()): boolean {
   if (loops.length === 0) return true;
   if (loops.length > MAX_LOOPS) return false;
   let total = 0;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const p of loops) {
-    total += p.length >> 1;
-    for (const v of p) {
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-  }
-  if (hi - lo > MAX_SPAN) return false;
-  if (anyEdgesMeet(loops, total, lo)) return false;
+  for (const p of loops) total += p.length >> 1;
+  if (total >= INDEX_BITS) return false;
+  scratch.ensure(total);
+  const { lo, span } = copyLoops(loops, scratch);
+  if (!(span <= MAX_SPAN)) return false;
+  if (anyEdgesMeet(total, lo, scratch)) return false;
   // no edges meet, so each loop's first point is strictly inside or outside every other loop
+  const box = scratch.box;
   for (let a = 0; a < loops.length; a++) {
+    const x = loops[a][0];
+    const y = loops[a][1];
     let depth = 0;
-    for (let b = 0; b < loops.length; b++) if (b !== a && inside(loops[a][0], loops[a][1], loops[b])) depth++;
+    for (let b = 0; b < loops.length; b++) {
+      if (b === a || x < box[4 * b] || y < box[4 * b + 1] || x > box[4 * b + 2] || y > box[4 * b + 3]) continue;
+      if (inside(x, y, loops[b])) depth++;
+    }
     const ccw = signedArea(loops[a]) > 0;
     if (ccw !== (depth % 2 === 0)) return false;
   }

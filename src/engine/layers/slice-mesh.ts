@@ -10,7 +10,7 @@ import { bucketTriangles, addEntering } from './buckets.js';
 import { ChainScratch, chainSegments } from './chain.js';
 import { stitchChains } from './stitch.js';
 import { MeshHoles } from './holes.js';
-import { isCleanArea } from './simple-area.js';
+import { isCleanArea, CleanAreaScratch } from './simple-area.js';
 import { simplifyLoop, SimplifyScratch } from './simplify-loop.js';
 
 /** Points closer than this (µm) to the line of their neighbours are dropped. */
@@ -30,6 +30,7 @@ export interface SliceReport {
 interface Scratch {
   chain: ChainScratch;
   simplify: SimplifyScratch;
+  cleanArea: CleanAreaScratch;
   holes: () => MeshHoles;
 }
 
@@ -77,6 +78,7 @@ export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: n
   const scratch: Scratch = {
     chain: new ChainScratch(),
     simplify: new SimplifyScratch(),
+    cleanArea: new CleanAreaScratch(),
     holes: () => (meshHoles ??= new MeshHoles(indices)),
   };
   for (let l = 0; l < nL; l++) {
@@ -86,7 +88,7 @@ export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: n
     const { loops, clean } = layerLoops(seg, scratch, rep);
     // the union resolves overlaps and orientation; a clean section that is already a valid area skips it
     if (loops.length === 0) result[planeOrder[l]] = [];
-    else if (clean && isCleanArea(loops)) result[planeOrder[l]] = loops;
+    else if (clean && isCleanArea(loops, scratch.cleanArea)) result[planeOrder[l]] = loops;
     else {
       result[planeOrder[l]] = union(loops, 'nonzero');
       rep.unionedLayers = (rep.unionedLayers ?? 0) + 1;
