@@ -50,8 +50,9 @@ export class LayerOps {
     this.known = true;
   }
 
-  /** A vertical move at the current position (z-hop up or back down), µm. */
-  moveZ(z: number, speed: number): void {
+  /** A vertical move at the current position (z-hop up or back down) to z, by `lift` µm. */
+  moveZ(z: number, speed: number, lift: number): void {
+    this.otherTime += lift / 1000 / speed;
     this.ops.push({ op: 'travel', x: this.x, y: this.y, z, speed });
   }
 

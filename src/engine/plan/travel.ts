@@ -83,7 +83,7 @@ export class TravelPlanner {
       const hop = Math.round(s.zHop * 1000);
       ops.retract(s.retractLength, s.retractSpeed);
       ops.moveTo(x, y, this.speed, hop > 0 ? this.z + hop : undefined);
-      if (hop > 0) ops.moveZ(this.z, s.zSpeed);
+      if (hop > 0) ops.moveZ(this.z, s.zSpeed, hop);
       ops.unretract(s.retractLength, s.retractPrimeSpeed);
       this.stats.retracted++;
       return;
@@ -120,9 +120,9 @@ export class TravelPlanner {
     this.stats.retracted++;
     const hop = Math.round(s.zHop * 1000);
     ops.retract(s.retractLength, s.retractSpeed);
-    if (hop > 0) ops.moveZ(this.z + hop, s.zSpeed);
+    if (hop > 0) ops.moveZ(this.z + hop, s.zSpeed, hop);
     ops.moveTo(x, y, this.speed);
-    if (hop > 0) ops.moveZ(this.z, s.zSpeed);
+    if (hop > 0) ops.moveZ(this.z, s.zSpeed, hop);
     ops.unretract(s.retractLength, s.retractPrimeSpeed);
   }
 }
