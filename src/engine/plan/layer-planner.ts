@@ -96,14 +96,19 @@ export function planLayer(
   let forceRetract = index > 0 && s.retractAtLayerChange;
   // whether the nozzle sits on a part's path (inside its outline); unknown at the layer start
   let inPart: boolean | undefined;
+  // the comb region of the island the nozzle is in (undefined at the layer start: maybe any)
+  let lastRegion: (() => CombRegion | null) | null | undefined;
 
   const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null) => {
     for (const v of visits) {
       const [sx, sy] = visitStart(v);
       ops.feature(v.path.type, v.path.model);
-      travel.travel(ops, sx, sy, region, forceRetract, inPart);
+      // from another island (or the skirt) no combed route can exist: islands are apart
+      const from = lastRegion === undefined || lastRegion === region ? region : null;
+      travel.travel(ops, sx, sy, from, forceRetract, inPart);
       forceRetract = false;
       inPart = region !== null;
+      lastRegion = region;
       const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
       ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
     }
