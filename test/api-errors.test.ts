@@ -71,6 +71,7 @@ describe('v1 errors', () => {
     assertError(await upload(t, 'not a type!', 'a.stl', 'x'), 400, 'URE000');
     assertError(await upload(t, 'STL', 'model.txt', 'x'), 400, 'URE000', /STL/);
     assertError(await call(t.url, '/v1/stl/tasks?limit=0', { key: t.key }), 400, 'URE000');
+    assertError(await call(t.url, '/v1/stl/tasks?cursor=bm9wZQ', { key: t.key }), 400, 'URE000', /cursor/);
   });
 
   test('URE000: a point cloud whose size does not match its dimensions', async () => {

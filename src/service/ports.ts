@@ -72,6 +72,14 @@ export interface MetadataStore {
   close(): Promise<void>;
 }
 
+/** A task list cursor that this store did not hand out. */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('the cursor is not one this server handed out');
+    this.name = 'InvalidCursorError';
+  }
+}
+
 export class BlobTooLargeError extends Error {
   constructor(readonly limit: number) {
     super(`the upload exceeds the limit of ${limit} bytes`);

@@ -6,7 +6,7 @@ import { MODEL_EXTENSIONS, extensionOf } from './file-rules.js';
 import { isGuid, newId, normaliseGuid } from './ids.js';
 import type { Metrics } from './metrics.js';
 import { ACTIVE_STATUSES, isTerminal, type FileRecord, type SliceRequest, type TaskFileRef, type TaskKind, type TaskRecord } from './model.js';
-import type { BlobStore, JobQueue, MetadataStore, TaskEventBus, TaskPage } from './ports.js';
+import { InvalidCursorError, type BlobStore, type JobQueue, type MetadataStore, type TaskEventBus, type TaskPage } from './ports.js';
 import { checkSliceRequest } from './settings-check.js';
 import { SUPPORT_TYPE_SETTING, type FileEntry, type StartTaskInput } from './task-request.js';
 
@@ -96,8 +96,13 @@ export class TaskService {
     return task;
   }
 
-  list(accountId: string, kind: TaskKind, limit: number, cursor: string | null): Promise<TaskPage> {
-    return this.store.listTasks(accountId, kind, limit, cursor);
+  async list(accountId: string, kind: TaskKind, limit: number, cursor: string | null): Promise<TaskPage> {
+    try {
+      return await this.store.listTasks(accountId, kind, limit, cursor);
+    } catch (err) {
+      if (err instanceof InvalidCursorError) throw badRequest(err.message);
+      throw err;
+    }
   }
 
   /** Cancels a queued or running task; a finished, failed or cancelled task stays as it is. */

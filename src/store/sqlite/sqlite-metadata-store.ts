@@ -10,7 +10,7 @@ import type {
   TaskRecord,
   TaskStatus,
 } from '../../service/model.js';
-import type { MetadataStore, TaskPage } from '../../service/ports.js';
+import { InvalidCursorError, type MetadataStore, type TaskPage } from '../../service/ports.js';
 import type { SqliteDatabase } from './open-database.js';
 import {
   TASK_COLUMNS,
@@ -263,6 +263,7 @@ export class SqliteMetadataStore implements MetadataStore {
 
   async listTasks(accountId: string, kind: TaskKind, limit: number, cursor: string | null): Promise<TaskPage> {
     const after = cursor ? decodeCursor(cursor) : null;
+    if (cursor && !after) throw new InvalidCursorError();
     const rows = (
       after
         ? this.s.listAfter.all(accountId, kind, after.queueDate, after.queueDate, after.id, limit + 1)

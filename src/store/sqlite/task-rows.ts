@@ -82,6 +82,6 @@ export function encodeCursor(queueDate: string, id: string): string {
 export function decodeCursor(cursor: string): { queueDate: string; id: string } | null {
   const s = Buffer.from(cursor, 'base64url').toString('utf8');
   const bar = s.indexOf('|');
-  if (bar <= 0) return null;
+  if (bar <= 0 || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(s.slice(0, bar))) return null;
   return { queueDate: s.slice(0, bar), id: s.slice(bar + 1) };
 }
