@@ -23,6 +23,8 @@ export interface RunnerOptions {
   taskTimeoutMs: number;
   /** worker heap limit, MiB; 0 = Node's default */
   workerMaxMemoryMb: number;
+  /** niceness added to worker threads (Linux); 0 = none */
+  workerNice?: number;
   /** the worker module (tests substitute their own); default ./slice-worker.js */
   workerFile?: string;
 }
@@ -86,6 +88,8 @@ export class EmbeddedRunner {
       minThreads: this.opts.workers,
       maxThreads: this.opts.workers,
       idleTimeout: 60_000,
+      // slicing yields the CPU to the HTTP thread when both want it (p99 of reads while slicing)
+      niceIncrement: this.opts.workerNice ?? 0,
       ...(this.opts.workerMaxMemoryMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.workerMaxMemoryMb } } : {}),
     });
     // whatever a previous process was slicing runs again

@@ -26,6 +26,8 @@ export interface ServiceConfig {
   shutdownGraceS: number;
   /** heap limit of each worker thread, MiB (0 = Node's default) */
   workerMaxMemoryMb: number;
+  /** scheduling niceness added to worker threads (Linux), so HTTP keeps priority over slicing */
+  workerNice: number;
   /** longest time a client may take to send one request (uploads), seconds */
   requestTimeoutS: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -54,6 +56,7 @@ export function defaultConfig(): ServiceConfig {
     leaseS: 30,
     shutdownGraceS: 10,
     workerMaxMemoryMb: 0,
+    workerNice: 10,
     requestTimeoutS: 600,
     logLevel: 'info',
     metricsPublic: true,
@@ -77,6 +80,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_LEASE_S: 'leaseS',
   STRATUM_SHUTDOWN_GRACE_S: 'shutdownGraceS',
   STRATUM_WORKER_MAX_MEMORY_MB: 'workerMaxMemoryMb',
+  STRATUM_WORKER_NICE: 'workerNice',
   STRATUM_REQUEST_TIMEOUT_S: 'requestTimeoutS',
   STRATUM_LOG_LEVEL: 'logLevel',
   STRATUM_METRICS_PUBLIC: 'metricsPublic',
@@ -105,6 +109,7 @@ function coerce(key: keyof ServiceConfig, raw: unknown, source: string): Service
       throw new ConfigError(`${source}: must be at least 1`);
     }
     if (key === 'port' && n > 65535) throw new ConfigError(`${source}: not a port number`);
+    if (key === 'workerNice' && n > 19) throw new ConfigError(`${source}: niceness goes up to 19`);
     return n;
   }
   if (typeof template === 'boolean') {

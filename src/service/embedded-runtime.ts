@@ -76,6 +76,7 @@ export class EmbeddedRuntime implements ServiceCore {
             maxAttempts: config.maxAttempts,
             taskTimeoutMs: config.taskTimeoutS * 1000,
             workerMaxMemoryMb: config.workerMaxMemoryMb,
+            workerNice: config.workerNice,
             ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
           },
         );
