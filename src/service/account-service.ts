@@ -20,8 +20,43 @@ export class AccountError extends Error {
   }
 }
 
+/** Recently verified credentials → account, so most requests skip the hash and the store. */
+class CredentialCache {
+  private readonly entries = new Map<string, { accountId: string; until: number }>();
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+  get(credential: string, now: number): string | null {
+    const e = this.entries.get(credential);
+    if (!e) return null;
+    if (e.until > now) return e.accountId;
+    this.entries.delete(credential);
+    return null;
+  }
+  set(credential: string, accountId: string, now: number, expiresAt = Infinity): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(credential, { accountId, until: Math.min(now + this.ttlMs, expiresAt) });
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
 export class AccountService {
-  constructor(private readonly store: MetadataStore) {}
+  private readonly cache: CredentialCache;
+
+  /**
+   * `cacheMs`: how long a verified key or token is trusted without asking the store again, so a
+   * key revoked by another process (`stratum keys revoke`) stops working within that time.
+   */
+  constructor(
+    private readonly store: MetadataStore,
+    cacheMs = 0,
+  ) {
+    this.cache = new CredentialCache(cacheMs);
+  }
 
   /**
    * A new key. Without `account` the key gets a new account of the same name (one account per
@@ -55,8 +90,10 @@ export class AccountService {
     return this.store.listApiKeys();
   }
 
-  revokeKey(keyId: string): Promise<boolean> {
-    return this.store.revokeApiKey(keyId, Date.now());
+  async revokeKey(keyId: string): Promise<boolean> {
+    const revoked = await this.store.revokeApiKey(keyId, Date.now());
+    this.cache.clear();
+    return revoked;
   }
 
   async hasActiveKeys(): Promise<boolean> {
@@ -66,8 +103,13 @@ export class AccountService {
   /** The account of a subscription key, or null. */
   async accountOfKey(key: string): Promise<string | null> {
     if (!key) return null;
+    const now = Date.now();
+    const cached = this.cache.get(key, now);
+    if (cached) return cached;
     const record = await this.store.findActiveKeyByHash(hashSecret(key));
-    return record ? record.accountId : null;
+    if (!record) return null;
+    this.cache.set(key, record.accountId, now);
+    return record.accountId;
   }
 
   /** OAuth2 client credentials: client_id is the key id, client_secret the key itself. */
@@ -88,7 +130,12 @@ export class AccountService {
   /** The account of a bearer token that has not expired and whose key is still active, or null. */
   async accountOfToken(token: string): Promise<string | null> {
     if (!token) return null;
-    const record = await this.store.findAccessToken(hashSecret(token), Date.now());
-    return record ? record.accountId : null;
+    const now = Date.now();
+    const cached = this.cache.get(`bearer:${token}`, now);
+    if (cached) return cached;
+    const record = await this.store.findAccessToken(hashSecret(token), now);
+    if (!record) return null;
+    this.cache.set(`bearer:${token}`, record.accountId, now, record.expiresAt);
+    return record.accountId;
   }
 }

@@ -31,6 +31,8 @@ export interface ServiceConfig {
   /** longest time a client may take to send one request (uploads), seconds */
   requestTimeoutS: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** a verified key or token is trusted this long before the store is asked again, seconds */
+  authCacheS: number;
   /** /metrics without credentials (scrapers usually have none) */
   metricsPublic: boolean;
   /** trust X-Forwarded-* from a reverse proxy */
@@ -59,6 +61,7 @@ export function defaultConfig(): ServiceConfig {
     workerNice: 10,
     requestTimeoutS: 600,
     logLevel: 'info',
+    authCacheS: 5,
     metricsPublic: true,
     trustProxy: false,
   };
@@ -83,6 +86,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_WORKER_NICE: 'workerNice',
   STRATUM_REQUEST_TIMEOUT_S: 'requestTimeoutS',
   STRATUM_LOG_LEVEL: 'logLevel',
+  STRATUM_AUTH_CACHE_S: 'authCacheS',
   STRATUM_METRICS_PUBLIC: 'metricsPublic',
   STRATUM_TRUST_PROXY: 'trustProxy',
 };
@@ -101,7 +105,7 @@ function coerce(key: keyof ServiceConfig, raw: unknown, source: string): Service
   const template = defaultConfig()[key];
   if (typeof template === 'number') {
     const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-    const integer = key !== 'retentionDays';
+    const integer = key !== 'retentionDays' && key !== 'authCacheS';
     if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
       throw new ConfigError(`${source}: '${String(raw)}' is not a valid ${integer ? 'whole number' : 'number'} ≥ 0`);
     }

@@ -54,7 +54,7 @@ export class EmbeddedRuntime implements ServiceCore {
     opts: EmbeddedRuntimeOptions,
   ) {
     const { metadata, queue, blobs } = stores;
-    this.accounts = new AccountService(metadata);
+    this.accounts = new AccountService(metadata, config.authCacheS * 1000);
     this.files = new FileService(metadata, blobs, config.maxUploadBytes, this.metrics);
     this.tasks = new TaskService(metadata, blobs, queue, this.events, this.metrics);
     this.outputs = new OutputService(metadata, blobs);
