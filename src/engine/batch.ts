@@ -90,7 +90,9 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
 
   t0 = performance.now();
   const opts = { seamTarget: defaultSeamTarget(s) };
-  let pos = startPosition(s);
+  // a batch after the first does not know where the previous layer ended: null lets the planner
+  // retract and go straight to its first path
+  let pos: { x: number; y: number } | null = b.from === 0 ? startPosition(s) : null;
   const plans: LayerPlan[] = [];
   for (const layer of regions) {
     throwIfAborted(signal);

@@ -136,6 +136,6 @@ function skinPaths(solid: Paths, w: number, angle: number, overlap: number, mode
   const inset = offset(solid, -w / 2, 'miter', 3);
   if (inset.length === 0) return [];
   const lines = solidLines(inset, w, angle);
-  const reach = reachEdge(lines, w, offset(solid, overlap + w / 4, 'miter', 3));
+  const reach = reachEdge(lines, 2 * w, offset(solid, overlap + w / 4, 'miter', 3));
   return sortMonotonic(reach, angle).map((points) => ({ type: 'SKIN', points, closed: false, width: w, model }));
 }

@@ -24,6 +24,16 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     // t ≈ 2·area/perimeter; then a short binary search around that estimate
     const perimeter = island.reduce((sum, p) => sum + pathLength(p, true), 0);
     const guess = perimeter > 0 ? area / perimeter : p.width / 2;
+    if (island.length > 1 && 2 * guess <= p.width * 1.5) {
+      // A ring-shaped gap (around a hole): its middle is a closed loop, half its mean width inside
+      // its outer edge. The mean width holds all the way round, where a sliver from the widest
+      // point would break off where the ring narrows.
+      const loops = offset([island[0]], -guess, 'miter', 2);
+      for (const points of loops) {
+        out.push({ type: 'WALL-INNER', points, closed: true, width: Math.round(2 * guess), model: p.model });
+      }
+      continue;
+    }
     let lo = 0;
     let hi = Math.min(p.width * 1.5, guess * 2);
     if (offset(island, -hi, 'miter', 2).length > 0) lo = hi;
