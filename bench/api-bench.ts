@@ -117,6 +117,9 @@ async function main(): Promise<void> {
 
     process.stderr.write(`idle task reads: ${connections} connections, ${duration} s…\n`);
     const idle = await autocannon(target);
+    // the same load on /healthz: what this machine's loopback and HTTP stack give at all right now
+    process.stderr.write('reference: /healthz…\n');
+    const ceiling = await autocannon({ url: `${url}/healthz`, connections, duration: Math.min(duration, 5) });
 
     // keep every worker slicing for the whole window: queue more slow tasks than can finish
     const slow = [];
@@ -142,6 +145,7 @@ async function main(): Promise<void> {
 
     const results = {
       idle: { readsPerS: Math.round(idle.requests.average), p50Ms: idle.latency.p50, p99Ms: idle.latency.p99, non2xx: idle.non2xx, errors: idle.errors },
+      healthzPerS: Math.round(ceiling.requests.average),
       slicing: {
         readsPerS: Math.round(busy.requests.average),
         p50Ms: busy.latency.p50,
@@ -166,7 +170,8 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${'figure'.padEnd(24)}${'value'.padStart(10)}  bar\n`);
     for (const [name, value, bar, ok] of bars) process.stdout.write(`${name.padEnd(24)}${String(value).padStart(10)}  ${bar} ${ok ? 'ok' : 'MISSED'}\n`);
     process.stdout.write(
-      `\nidle: p50 ${results.idle.p50Ms} ms, p99 ${results.idle.p99Ms} ms; slicing: ${results.slicing.readsPerS} reads/s, p50 ${results.slicing.p50Ms} ms, ` +
+      `\n/healthz on the same machine now: ${results.healthzPerS} req/s (the ceiling for any route)` +
+        `\nidle: p50 ${results.idle.p50Ms} ms, p99 ${results.idle.p99Ms} ms; slicing: ${results.slicing.readsPerS} reads/s, p50 ${results.slicing.p50Ms} ms, ` +
         `max ${results.slicing.maxMs} ms (${results.slicing.tasksRunningAtEnd} slice(s) still running at the end); uploads ${results.upload.seconds.join(', ')} s\n`,
     );
     const outDir = join(ROOT, 'bench', 'out');

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ENGINE_VERSION } from '../engine/version.js';
 import type { ServiceCore } from '../service/embedded-runtime.js';
+import { labelKey } from '../service/metrics.js';
 import { interfaceErrorHandler, notFoundHandler } from './errors.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { opsRoutes } from './ops-routes.js';
@@ -36,11 +37,19 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // rendered metric labels per (method, route, status): label rendering stays off the hot path
+  const labelCache = new Map<string, [string, string]>();
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
-    core.metrics.httpRequests.inc(1, { method: req.method, route, status: String(reply.statusCode) });
-    core.metrics.httpDuration.observe(seconds, { route });
+    const cacheKey = `${req.method} ${reply.statusCode} ${route}`;
+    let keys = labelCache.get(cacheKey);
+    if (!keys) {
+      keys = [labelKey({ method: req.method, route, status: String(reply.statusCode) }), labelKey({ route })];
+      if (labelCache.size < 1000) labelCache.set(cacheKey, keys);
+    }
+    core.metrics.httpRequests.incKey(keys[0]);
+    core.metrics.httpDuration.observeKey(keys[1], seconds);
     const level = reply.statusCode >= 500 ? 'error' : 'info';
     req.log[level]({ method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(seconds * 1000) }, 'request');
   });

@@ -3,7 +3,7 @@
 
 type Labels = Record<string, string>;
 
-function labelKey(labels: Labels | undefined): string {
+export function labelKey(labels: Labels | undefined): string {
   if (!labels) return '';
   const parts = Object.keys(labels)
     .sort()
@@ -27,8 +27,11 @@ export class Counter {
     readonly help: string,
   ) {}
   inc(by = 1, labels?: Labels): void {
-    const k = labelKey(labels);
-    this.values.set(k, (this.values.get(k) ?? 0) + by);
+    this.incKey(labelKey(labels), by);
+  }
+  /** with labels already rendered by labelKey (hot paths keep them) */
+  incKey(key: string, by = 1): void {
+    this.values.set(key, (this.values.get(key) ?? 0) + by);
   }
   get(labels?: Labels): number {
     return this.values.get(labelKey(labels)) ?? 0;
@@ -49,7 +52,10 @@ export class Histogram {
     readonly buckets: number[],
   ) {}
   observe(value: number, labels?: Labels): void {
-    const k = labelKey(labels);
+    this.observeKey(labelKey(labels), value);
+  }
+  /** with labels already rendered by labelKey */
+  observeKey(k: string, value: number): void {
     let s = this.series.get(k);
     if (!s) {
       s = { counts: this.buckets.map(() => 0), sum: 0, count: 0 };

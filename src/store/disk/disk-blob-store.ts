@@ -123,7 +123,8 @@ export class DiskBlobStore implements BlobStore {
     for (const name of names) {
       const file = join(this.tmpDir, name);
       try {
-        if ((await stat(file)).mtimeMs <= cutoff) {
+        // 0 means all of them (file times can run a little ahead of Date.now())
+        if (olderThanMs <= 0 || (await stat(file)).mtimeMs <= cutoff) {
           await unlink(file);
           removed++;
         }

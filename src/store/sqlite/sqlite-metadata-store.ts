@@ -80,8 +80,32 @@ const outputFromRow = (r: OutputRow): OutputRecord => ({
 
 const ACTIVE = "('queued', 'started', 'running')";
 
+/**
+ * Tasks most recently read or written, by id. Only valid because the embedded server is the one
+ * process that writes tasks to its database (DESIGN: one server per data directory); task reads
+ * are the hottest request and this saves a query and six JSON parses per read.
+ */
+class TaskCache {
+  private readonly map = new Map<string, TaskRecord>();
+  constructor(private readonly max = 5000) {}
+  get(id: string): TaskRecord | undefined {
+    return this.map.get(id);
+  }
+  /** the record is frozen: readers share it */
+  set(task: TaskRecord): void {
+    Object.freeze(task);
+    this.map.delete(task.id);
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as string);
+    this.map.set(task.id, task);
+  }
+  delete(id: string): void {
+    this.map.delete(id);
+  }
+}
+
 export class SqliteMetadataStore implements MetadataStore {
   private readonly s;
+  private readonly tasks = new TaskCache();
 
   constructor(private readonly db: SqliteDatabase) {
     this.s = {
@@ -122,7 +146,6 @@ export class SqliteMetadataStore implements MetadataStore {
       insertTask: db.prepare(`INSERT INTO tasks (${TASK_COLUMNS}) VALUES (${TASK_PLACEHOLDERS})`),
       insertTaskFile: db.prepare('INSERT OR IGNORE INTO task_files (task_id, file_id) VALUES (?, ?)'),
       getTask: db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ?`),
-      getTaskOf: db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ? AND account_id = ?`),
       replaceTask: db.prepare(
         `UPDATE tasks SET status = @status, progress = @progress, start_date = @start_date,
            end_date = @end_date, files_json = @files_json, settings_json = @settings_json,
@@ -249,16 +272,26 @@ export class SqliteMetadataStore implements MetadataStore {
       this.s.insertTask.run(taskToRow(t));
       for (const f of t.files) this.s.insertTaskFile.run(t.id, f.fileId);
     })();
+    this.tasks.set(t);
   }
 
   async getTask(taskId: string): Promise<TaskRecord | null> {
-    const r = this.s.getTask.get(taskId) as TaskRow | undefined;
-    return r ? rowToTask(r) : null;
+    return this.readTask(taskId);
   }
 
   async getTaskOf(accountId: string, taskId: string): Promise<TaskRecord | null> {
-    const r = this.s.getTaskOf.get(taskId, accountId) as TaskRow | undefined;
-    return r ? rowToTask(r) : null;
+    const task = this.readTask(taskId);
+    return task && task.accountId === accountId ? task : null;
+  }
+
+  private readTask(taskId: string): TaskRecord | null {
+    const cached = this.tasks.get(taskId);
+    if (cached) return cached;
+    const r = this.s.getTask.get(taskId) as TaskRow | undefined;
+    if (!r) return null;
+    const task = rowToTask(r);
+    this.tasks.set(task);
+    return task;
   }
 
   async listTasks(accountId: string, kind: TaskKind, limit: number, cursor: string | null): Promise<TaskPage> {
@@ -280,7 +313,7 @@ export class SqliteMetadataStore implements MetadataStore {
     from: readonly TaskStatus[],
     patch: Partial<TaskRecord>,
   ): Promise<TaskRecord | null> {
-    return this.db.transaction(() => {
+    const next = this.db.transaction(() => {
       const r = this.s.getTask.get(taskId) as TaskRow | undefined;
       if (!r) return null;
       const current = rowToTask(r);
@@ -297,9 +330,12 @@ export class SqliteMetadataStore implements MetadataStore {
       this.s.replaceTask.run(taskToRow(next));
       return next;
     })();
+    if (next) this.tasks.set(next);
+    return next;
   }
 
   async deleteTask(taskId: string): Promise<void> {
+    this.tasks.delete(taskId);
     this.db.transaction(() => {
       this.s.deleteTask.run(taskId);
       this.s.deleteTaskFiles.run(taskId);
