@@ -16,18 +16,26 @@ import type { SliceOpts, ThreadResult } from './slice-thread.js';
 import type { SliceSettings } from '../engine/index.js';
 
 /**
- * Models from this size up are sliced on a worker thread, so that Ctrl-C stops them at once (the
- * engine computes synchronously between stages, and a blocked thread cannot take the signal).
- * Smaller ones, which slice in a few seconds, stay on the main thread and spare the worker's
- * memory (about 12 MiB) and start-up. STRATUM_SLICE_THREAD=worker|main overrides the choice.
+ * Models from this size up are sliced with their layers spread over worker threads (one per core):
+ * the main thread only reads, places and writes, so Ctrl-C stops the slice at once. Smaller ones,
+ * which slice in about a second, stay on the main thread and spare the threads' start-up and
+ * memory. STRATUM_SLICE_THREAD=worker runs the whole slice on one worker thread instead,
+ * STRATUM_SLICE_THREAD=main forces the main thread alone.
  */
-const WORKER_FROM_BYTES = 1 << 20;
+const THREADS_FROM_BYTES = 1 << 20;
 
-function runSlice(bytes: Uint8Array, name: string, settings: SliceSettings, opts: SliceOpts): Promise<ThreadResult> {
+async function runSlice(bytes: Uint8Array, name: string, settings: SliceSettings, opts: SliceOpts): Promise<ThreadResult> {
   const mode = process.env.STRATUM_SLICE_THREAD;
-  const onWorker = mode === 'worker' || (mode !== 'main' && bytes.byteLength >= WORKER_FROM_BYTES);
-  if (onWorker) return sliceOnThread(bytes, name, settings, opts);
-  return import('./slice-in-process.js').then((m) => m.sliceInProcess(bytes, name, settings, opts));
+  if (mode === 'worker') return sliceOnThread(bytes, name, settings, opts);
+  const { sliceInProcess } = await import('./slice-in-process.js');
+  if (mode === 'main' || bytes.byteLength < THREADS_FROM_BYTES) return sliceInProcess(bytes, name, settings, opts);
+  const { LayerPool } = await import('../runner/layer-pool.js');
+  const pool = new LayerPool();
+  try {
+    return await sliceInProcess(bytes, name, settings, { ...opts, executor: pool.executor });
+  } finally {
+    pool.terminate();
+  }
 }
 
 export const SLICE_USAGE = `usage: stratum slice MODEL -o OUT [options]

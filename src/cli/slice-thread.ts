@@ -2,6 +2,7 @@
 // Aborting the signal terminates the thread at once: the engine computes synchronously between
 // its stages, so an in-thread AbortSignal could only be seen after the whole slice.
 import { Worker } from 'node:worker_threads';
+import type { LayerExecutor } from '../engine/index.js';
 import type { SliceResult, SliceSettings, SliceStats } from '../engine/index.js';
 
 export interface SliceJob {
@@ -26,6 +27,8 @@ export type WorkerMessage =
 export interface SliceOpts {
   onProgress?: (fraction: number, stage: string) => void;
   signal?: AbortSignal;
+  /** spreads layer batches over threads (in-process slicing only) */
+  executor?: LayerExecutor;
 }
 
 export interface ThreadResult extends SliceResult {

@@ -99,9 +99,34 @@ export function planLayer(
   // the comb region of the island the nozzle is in (undefined at the layer start: maybe any)
   let lastRegion: (() => CombRegion | null) | null | undefined;
 
+  // Sparse infill lines whose ends lie close together along the area's edge are joined by an
+  // extruded connector (as PrusaSlicer's rectilinear infill does): no travel, no retraction, and
+  // the lines are anchored to each other. Only when the connector stays inside the comb area.
+  const connectMax = s.infillDensity > 0 ? (1.5 * s.infillLineWidth * 1000 * 100) / Math.min(100, s.infillDensity) : 0;
+  const connect = (v: Visit, sx: number, sy: number, r: CombRegion | null, ePerUm: number, speed: number): boolean => {
+    if (!r || v.path.type !== 'FILL') return false;
+    const d = Math.hypot(sx - ops.x, sy - ops.y);
+    if (d === 0 || d > connectMax) return false;
+    const hits: number[] = [];
+    r.comb.crossings(ops.x, ops.y, sx, sy, hits);
+    if (hits.length > 0 || !r.comb.contains(ops.x, ops.y)) return false;
+    ops.extrudeVisit({ path: { ...v.path, points: [ops.x, ops.y, sx, sy], closed: false }, start: 0, reverse: false }, ePerUm, speed);
+    return true;
+  };
+
   const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null) => {
+    let previous: Visit | null = null;
     for (const v of visits) {
       const [sx, sy] = visitStart(v);
+      if (role === 'infill' && previous !== null) {
+        const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
+        if (connect(v, sx, sy, region ? region() : null, ePerUm, pathSpeed(v.path, role, index, s))) {
+          ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
+          previous = v;
+          continue;
+        }
+      }
+      previous = v;
       ops.feature(v.path.type, v.path.model);
       // from another island (or the skirt) no combed route can exist: islands are apart
       const from = lastRegion === undefined || lastRegion === region ? region : null;

@@ -13,6 +13,8 @@ import { sortMonotonic } from './monotonic.js';
 import { infillLines, solidLines } from '../infill/index.js';
 
 const MM = 1000;
+/** Top/bottom skin grows this far into the sparse infill, so its edges rest on something. */
+const SKIN_EXPAND_UM = 500;
 
 /** What pass 1 leaves for pass 2, per island. */
 export interface IslandWalls {
@@ -91,7 +93,7 @@ export function fillForLayer(
     coveredBelow.push(s.bottomLayers > 0 ? commonArea(below) : g.outlines[m]);
   }
   const islandsOut: IslandPaths[] = walls.map((iw) => {
-    const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w);
+    const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM);
     const skinOverlap = (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
     if (solid.length > 0) skin = skinPaths(solid, w, skinAngle, skinOverlap, iw.model);

@@ -27,11 +27,19 @@ export interface SkinSplit {
 }
 
 /**
- * Splits an island's inner area into solid skin and sparse infill. `coveredAbove`/`coveredBelow` are
+ * Splits an island's inner area into solid skin and sparse infill; the skin grows by `expand` µm
+ * into the sparse area (within the inner area). `coveredAbove`/`coveredBelow` are
  * the common areas of the next layers up/down (see commonArea). Solid patches thinner than
  * `minWidth` are merged into the sparse area's neighbour skin rather than left as slivers.
  */
-export function splitSkin(inner: Paths, coveredAbove: Paths, coveredBelow: Paths, allSolid: boolean, minWidth: number): SkinSplit {
+export function splitSkin(
+  inner: Paths,
+  coveredAbove: Paths,
+  coveredBelow: Paths,
+  allSolid: boolean,
+  minWidth: number,
+  expand = 0,
+): SkinSplit {
   if (inner.length === 0) return { solid: [], sparse: [] };
   if (allSolid) return { solid: inner, sparse: [] };
   const top = difference(inner, coveredAbove);
@@ -40,7 +48,11 @@ export function splitSkin(inner: Paths, coveredAbove: Paths, coveredBelow: Paths
   if (solid.length === 0) return { solid: [], sparse: inner };
   // drop slivers (a wall's worth of sloped surface) that would print as dust
   const half = minWidth / 2;
-  solid = offset(offset(solid, -half, 'miter', 3), half, 'miter', 3);
+  solid = offset(solid, -half, 'miter', 3);
+  if (solid.length === 0) return { solid: [], sparse: inner };
+  // grow what is left (by the expansion, which anchors the skin's edges on the sparse infill
+  // around it) and keep it inside the inner area
+  solid = expand > 0 ? intersection(offset(solid, half + expand, 'round', 2, 25), inner) : offset(solid, half, 'miter', 3);
   const sparse = solid.length === 0 ? inner : difference(inner, solid);
   return { solid, sparse };
 }
