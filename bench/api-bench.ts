@@ -101,6 +101,13 @@ async function main(): Promise<void> {
   const created = spawnSync(process.execPath, [BIN, 'keys', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
   if (created.status !== 0) throw new Error(created.stderr);
   const key = created.stdout.trim();
+  // the upload source is written first, so its own write-back is over before uploads are timed
+  const blob = join(dataDir, 'upload-source.bin');
+  const size = uploadMib * 1024 * 1024;
+  const chunk = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < chunk.length; i += 4) chunk.writeUInt32LE((i * 2654435761) >>> 0, i);
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(blob, Buffer.concat(Array.from({ length: uploadMib }, () => chunk)));
   const { proc, url } = await startServer();
   try {
     // one finished task to read
@@ -128,14 +135,10 @@ async function main(): Promise<void> {
     process.stderr.write('task reads while slicing…\n');
     const busy = await autocannon(target);
     const stillSlicing = (await api(url, key, `/v1/stl/tasks?limit=10`)).tasks.filter((t: any) => t.status === 'running').length;
-    for (const t of slow) await api(url, key, `/v1/stl/tasks/${t.taskId}/cancel`, {});
+    // queued ones first, so only the running slice's worker is stopped (and replaced)
+    for (const t of [...slow].reverse()) await api(url, key, `/v1/stl/tasks/${t.taskId}/cancel`, {});
+    await new Promise((r) => setTimeout(r, 1500)); // the replacement worker thread loads meanwhile
 
-    const blob = join(dataDir, 'upload-source.bin');
-    const size = uploadMib * 1024 * 1024;
-    const chunk = Buffer.alloc(1024 * 1024);
-    for (let i = 0; i < chunk.length; i += 4) chunk.writeUInt32LE((i * 2654435761) >>> 0, i);
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(blob, Buffer.concat(Array.from({ length: uploadMib }, () => chunk)));
     const seconds: number[] = [];
     for (let i = 0; i < Number(values.uploads); i++) {
       process.stderr.write(`upload ${i + 1}: ${uploadMib} MiB…\n`);

@@ -2,12 +2,13 @@
 // bytes (the HTTP layer cannot be trusted to enforce a limit on a streamed body), fsyncs it and
 // renames it into place, so a blob is either complete or absent. Anything that fails on the way
 // (limit, client gone, disk full) removes the temporary file.
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { SyncingFileSink } from './file-sink.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
 
 /** Keys are our own ("files/<guid>"), never user text; still refuse anything that could leave the root. */
@@ -65,7 +66,12 @@ export class DiskBlobStore implements BlobStore {
         size = source.byteLength;
       } else {
         const counter = new ByteLimit(opts.maxBytes ?? Number.POSITIVE_INFINITY);
-        await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx', mode: 0o644, flush: true }));
+        const handle = await open(tmp, 'wx', 0o644);
+        try {
+          await pipeline(source, counter, new SyncingFileSink(handle));
+        } finally {
+          await handle.close();
+        }
         size = counter.bytes;
       }
       await rename(tmp, final);
