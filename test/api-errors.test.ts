@@ -150,6 +150,18 @@ describe('v1 errors', () => {
     assert.equal(failed.info, undefined);
   });
 
+  test('SF000: a workspace model outside the build volume fails the task, naming the model', async () => {
+    const v = [[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0], [0, 0, 10], [10, 0, 10], [10, 10, 10], [0, 10, 10]].map(([x, y, z]) => ({ X: x! + 300, Y: y! + 100, Z: z }));
+    const faces = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7];
+    const ws = { Models: [{ metaData: { Name: 'far_box', SlicingPriority: 0 }, ModelPositions: v, ModelIndices: faces }] };
+    const up = await upload(t, 'WS', 'far.rvwj', JSON.stringify(ws));
+    const r = await start('ws', { files: [{ fileId: up.body.fileId, type: 'WS', fileName: 'far.rvwj' }], settings: STL_SETTINGS });
+    const failed = await waitForStatus(t, 'ws', r.body.taskId, ['failed', 'finished']);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.errorCode, 'SF000');
+    assert.match(failed.error.message, /'far_box'.*outside the build volume/);
+  });
+
   test('bad file names are refused before the body is read', async () => {
     for (const name of ['a%2Fb.stl', 'a%5Cb.stl', 'a%01b.stl', 'a%7Fb.stl', 'a%0Ab.stl', `${'n'.repeat(252)}.stl`]) {
       const r = await call(t.url, `/v1/upload/STL/${name}`, { key: t.key, body: 'x', headers: { 'Content-Type': 'application/octet-stream' } });
