@@ -3,6 +3,7 @@
 // A ledge half-way up therefore gets its own top skin.
 import type { Paths } from '../types.js';
 import { difference, intersection, offset, union } from '../geom/clipper.js';
+import { bboxOf, type BBox } from '../geom/path-math.js';
 
 /**
  * The area present on every one of the given layers' outlines (what covers a layer from above or
@@ -42,8 +43,11 @@ export function splitSkin(
 ): SkinSplit {
   if (inner.length === 0) return { solid: [], sparse: [] };
   if (allSolid) return { solid: inner, sparse: [] };
-  const top = difference(inner, coveredAbove);
-  const bottom = difference(inner, coveredBelow);
+  // only the parts of the neighbours near this island matter: with many islands on a layer, this
+  // keeps each island's booleans small
+  const box = bboxOf(inner);
+  const top = difference(inner, near(coveredAbove, box));
+  const bottom = difference(inner, near(coveredBelow, box));
   let solid = union([...top, ...bottom]);
   if (solid.length === 0) return { solid: [], sparse: inner };
   // drop slivers (a wall's worth of sloped surface) that would print as dust
@@ -55,4 +59,15 @@ export function splitSkin(
   solid = expand > 0 ? intersection(offset(solid, half + expand, 'round', 2, 25), inner) : offset(solid, half, 'miter', 3);
   const sparse = solid.length === 0 ? inner : difference(inner, solid);
   return { solid, sparse };
+}
+
+/**
+ * The paths whose bounding boxes meet `box`. A path that does not meet the box cannot wind around
+ * any point in it, so booleans restricted to the box come out the same without it.
+ */
+function near(paths: Paths, box: BBox): Paths {
+  return paths.filter((p) => {
+    const b = bboxOf([p]);
+    return b.maxX >= box.minX && b.minX <= box.maxX && b.maxY >= box.minY && b.minY <= box.maxY;
+  });
 }
