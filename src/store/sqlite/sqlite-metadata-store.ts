@@ -12,6 +12,8 @@ import type {
 } from '../../service/model.js';
 import { InvalidCursorError, type MetadataStore, type TaskPage } from '../../service/ports.js';
 import type { SqliteDatabase } from './open-database.js';
+import { fileFromRow, keyFromRow, outputFromRow, type FileRow, type KeyRow, type OutputRow } from './record-rows.js';
+import { TaskCache } from './task-cache.js';
 import {
   TASK_COLUMNS,
   TASK_PLACEHOLDERS,
@@ -22,86 +24,7 @@ import {
   type TaskRow,
 } from './task-rows.js';
 
-interface KeyRow {
-  id: string;
-  account_id: string;
-  name: string;
-  key_hash: string;
-  created_at: number;
-  revoked_at: number | null;
-}
-interface FileRow {
-  id: string;
-  account_id: string;
-  file_name: string;
-  type: string;
-  size: number;
-  blob_key: string;
-  created_at: number;
-}
-interface OutputRow {
-  id: string;
-  account_id: string;
-  task_id: string;
-  output_name: string;
-  format: string;
-  size: number;
-  blob_key: string;
-  created_at: number;
-}
-
-const keyFromRow = (r: KeyRow): ApiKeyRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  name: r.name,
-  keyHash: r.key_hash,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
-const fileFromRow = (r: FileRow): FileRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  fileName: r.file_name,
-  type: r.type,
-  size: r.size,
-  blobKey: r.blob_key,
-  createdAt: r.created_at,
-});
-const outputFromRow = (r: OutputRow): OutputRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  taskId: r.task_id,
-  outputName: r.output_name,
-  format: r.format as OutputRecord['format'],
-  size: r.size,
-  blobKey: r.blob_key,
-  createdAt: r.created_at,
-});
-
 const ACTIVE = "('queued', 'started', 'running')";
-
-/**
- * Tasks most recently read or written, by id. Only valid because the embedded server is the one
- * process that writes tasks to its database (DESIGN: one server per data directory); task reads
- * are the hottest request and this saves a query and six JSON parses per read.
- */
-class TaskCache {
-  private readonly map = new Map<string, TaskRecord>();
-  constructor(private readonly max = 5000) {}
-  get(id: string): TaskRecord | undefined {
-    return this.map.get(id);
-  }
-  /** the record is frozen: readers share it */
-  set(task: TaskRecord): void {
-    Object.freeze(task);
-    this.map.delete(task.id);
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value as string);
-    this.map.set(task.id, task);
-  }
-  delete(id: string): void {
-    this.map.delete(id);
-  }
-}
 
 export class SqliteMetadataStore implements MetadataStore {
   private readonly s;
