@@ -113,6 +113,19 @@ describe('embedded runner', () => {
     assert.equal(runsOf(bad.runLog, bad.task.id), 1);
   });
 
+  test('a worker out of memory fails the task at once with a clear message; the pool recovers', async () => {
+    const rt = await open({ workerMaxMemoryMb: 48 });
+    const { task, runLog } = await startScripted(rt, { hog: true });
+    const next = await startScripted(rt, { steps: 2 });
+    const done = await settled(rt, task.id);
+    const after = await settled(rt, next.task.id);
+    await rt.close();
+    assert.equal(done.status, 'failed');
+    assert.match(done.error!.message, /ran out of memory \(48 MiB\)/);
+    assert.equal(runsOf(runLog, task.id), 1);
+    assert.equal(after.status, 'finished');
+  });
+
   test('a slice over the time limit is stopped and fails', async () => {
     const rt = await open({ taskTimeoutS: 1 });
     const { task } = await startScripted(rt, { steps: 1000, stepMs: 20 });

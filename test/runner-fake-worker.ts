@@ -13,6 +13,8 @@ export interface FakeScript {
   crashRuns?: number;
   crash?: 'exit' | 'throw';
   userError?: string;
+  /** allocate until the worker's heap limit is hit */
+  hog?: boolean;
 }
 
 export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> {
@@ -23,6 +25,10 @@ export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> 
   if (script.crashRuns && runs <= script.crashRuns) {
     if (script.crash === 'exit') process.exit(1);
     throw new Error('the fake worker broke');
+  }
+  if (script.hog) {
+    const hoard: number[][] = [];
+    for (;;) hoard.push(new Array(1_000_000).fill(hoard.length));
   }
   if (script.userError) return { ok: false, userError: true, message: script.userError };
   const steps = script.steps ?? 10;

@@ -227,6 +227,13 @@ export class EmbeddedRunner {
       await queue.complete(task.id, this.owner);
       return;
     }
+    if ((crash as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      // the same input would run out again: no retry
+      const limit = this.opts.workerMaxMemoryMb > 0 ? ` (${this.opts.workerMaxMemoryMb} MiB)` : '';
+      await this.transitions.failed(task.id, `slicing ran out of memory${limit}; the model needs more than a worker may use`);
+      await queue.complete(task.id, this.owner);
+      return;
+    }
     const detail = result ? result.message : String((crash as Error)?.message ?? crash);
     if (job.attempts < this.opts.maxAttempts) {
       log.warn({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke; the task is tried again');
