@@ -17,7 +17,8 @@ import { ENGINE_VERSION } from './version.js';
 export interface PipelineOptions extends SliceOptions {
   /** runs layer batches on other threads; without one, batches run in this thread */
   executor?: LayerExecutor;
-  /** how many batches to cut the layers into for the executor (default 6) */
+  /** how many batches to cut the layers into for the executor (default 16: small batches balance the
+   *  threads and bound what each holds at once) */
   batches?: number;
 }
 
@@ -55,7 +56,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   t0 = performance.now();
   let plans: LayerPlan[];
   if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS) {
-    const ranges = splitLayers(specs.length, opts.batches ?? 6);
+    const ranges = splitLayers(specs.length, opts.batches ?? 16);
     const results = await opts.executor(ranges.map(([a, b]) => batch(a, b)), onLayer, signal);
     results.sort((a, b) => a.from - b.from);
     plans = results.flatMap((r) => decodePlans(r.encoded));
