@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { CUBE_STL, STL_SETTINGS, call, startTestServer, upload, waitFor, waitForStatus, type TestServer } from './api-helpers.js';
+import { CUBE_STL, STL_SETTINGS, call, removeDir, startTestServer, upload, waitFor, waitForStatus, type TestServer } from './api-helpers.js';
 
 const GUID = '0b3f2c8e-3d0a-4c55-9a57-1f1e2d3c4b5a';
 
@@ -267,6 +267,7 @@ describe('v1 errors', () => {
     } finally {
       await broken.server.app.close();
       await broken.server.runtime.runner?.stop(0);
+      removeDir(broken.dataDir);
     }
   });
 });
