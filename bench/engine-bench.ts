@@ -139,7 +139,7 @@ async function main(): Promise<number> {
       for (const s of slicers) {
         const m =
           s === 'stratum'
-            ? await measure(process.execPath, [stratumBin, 'slice', modelPath, '-o', outputs.stratum, '--quiet'])
+            ? await measure(stratumBin, ['slice', modelPath, '-o', outputs.stratum, '--quiet'])
             : await measure(join(peersDir, `${s}.sh`), [modelPath, outputs[s]], { stderrFile: s === 'cura' ? curaLog : undefined });
         measured[s].push(m);
       }
