@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/service/config.js';
+import { ConfigError, layerThreadsFor, loadConfig } from '../src/service/config.js';
+import { availableParallelism } from 'node:os';
 import { call, removeDir, startTestServer, tempDir, upload, type TestServer } from './api-helpers.js';
 
 describe('operations endpoints', () => {
@@ -96,6 +97,14 @@ describe('configuration', () => {
     assert.deepEqual([fromEnv.port, fromEnv.workers, fromEnv.retentionDays, fromEnv.metricsPublic], [9100, 3, 0.5, false]);
     const fromFlags = loadConfig({ env: { STRATUM_CONFIG: file, PORT: '9100' }, overrides: { port: '9200', workers: undefined } });
     assert.deepEqual([fromFlags.port, fromFlags.workers], [9200, 3]);
+  });
+
+  test('layer threads share the cores among the workers unless set', () => {
+    const cores = availableParallelism();
+    assert.equal(layerThreadsFor({ layerThreads: 0, workers: 1 }), cores);
+    assert.equal(layerThreadsFor({ layerThreads: 0, workers: cores * 2 }), 1);
+    assert.equal(layerThreadsFor({ layerThreads: 3, workers: 1 }), 3);
+    assert.equal(loadConfig({ env: { STRATUM_LAYER_THREADS: '1' } }).layerThreads, 1);
   });
 
   test('bad values are refused with the source named', () => {

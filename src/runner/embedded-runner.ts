@@ -25,6 +25,8 @@ export interface RunnerOptions {
   workerMaxMemoryMb: number;
   /** niceness added to worker threads (Linux); 0 = none */
   workerNice?: number;
+  /** threads one slice may spread its layers over; default 1 (none) */
+  layerThreads?: number;
   /** the worker module (tests substitute their own); default ./slice-worker.js */
   workerFile?: string;
 }
@@ -205,6 +207,7 @@ export class EmbeddedRunner {
       request: task.request,
       outputBlobKey: `outputs/${outputId}`,
       blobs: this.deps.blobConfig,
+      layerThreads: this.opts.layerThreads ?? 1,
       progressPort: channel.port2,
     };
     const timeout = setTimeout(() => this.abort(task.id, 'timeout'), this.opts.taskTimeoutMs);

@@ -13,6 +13,8 @@ export interface SliceJob {
   /** where the worker writes the printer file (atomically) */
   outputBlobKey: string;
   blobs: BlobStoreConfig;
+  /** threads the slice may spread its layers over (1: none besides the worker itself) */
+  layerThreads: number;
   /** receives ProgressMessage posts */
   progressPort: MessagePort;
 }

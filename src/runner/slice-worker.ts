@@ -8,10 +8,22 @@ import { resolveSettings } from '../profiles/index.js';
 import { readWorkspace } from '../service/workspace/read-workspace.js';
 import { openBlobStore } from '../store/blob-store-factory.js';
 import { BlobNotFoundError, type BlobStore } from '../service/ports.js';
+import { LayerPool } from './layer-pool.js';
 import { USER_ERROR_NAMES, type ProgressMessage, type SliceJob, type SliceJobResult } from './slice-job.js';
 
 let geometry: Promise<void> | null = null;
 const stores = new Map<string, BlobStore>();
+/** this worker's layer threads, kept between slices (they start on first use) */
+let layerPool: LayerPool | null = null;
+
+function layerPoolFor(threads: number): LayerPool | null {
+  if (threads <= 1) return null;
+  if (layerPool?.size !== threads) {
+    layerPool?.terminate();
+    layerPool = new LayerPool(threads);
+  }
+  return layerPool;
+}
 
 class InputMissingError extends Error {
   constructor(message: string) {
@@ -99,7 +111,8 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     });
     warnings.push(...resolved.warnings);
 
-    const result = await slice(models, resolved.settings, { onProgress: post });
+    const pool = layerPoolFor(job.layerThreads);
+    const result = await slice(models, resolved.settings, { onProgress: post, ...(pool ? { executor: pool.executor } : {}) });
     warnings.push(...result.stats.warnings);
     const { size } = await store.put(job.outputBlobKey, result.output);
     const s = result.stats;

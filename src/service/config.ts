@@ -11,6 +11,8 @@ export interface ServiceConfig {
   dataDir: string;
   /** slicing worker threads */
   workers: number;
+  /** threads one slice spreads its layers over (large models only); 0 = cores ÷ workers */
+  layerThreads: number;
   maxUploadBytes: number;
   /** files and outputs older than this are deleted (task records stay) */
   retentionDays: number;
@@ -39,6 +41,12 @@ export interface ServiceConfig {
   trustProxy: boolean;
 }
 
+/** Layer threads per slice: the cores shared out among the slicing workers (1 = no extra threads). */
+export function layerThreadsFor(config: Pick<ServiceConfig, 'layerThreads' | 'workers'>): number {
+  if (config.layerThreads > 0) return config.layerThreads;
+  return Math.max(1, Math.floor(availableParallelism() / config.workers));
+}
+
 export function defaultWorkers(): number {
   // One core stays with the HTTP event loop so reads stay fast while slices run.
   return Math.max(1, availableParallelism() - 1);
@@ -50,6 +58,7 @@ export function defaultConfig(): ServiceConfig {
     host: '0.0.0.0',
     dataDir: './data',
     workers: defaultWorkers(),
+    layerThreads: 0,
     maxUploadBytes: 512 * 1024 * 1024,
     retentionDays: 7,
     sweepIntervalS: 3600,
@@ -75,6 +84,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_HOST: 'host',
   STRATUM_DATA_DIR: 'dataDir',
   STRATUM_WORKERS: 'workers',
+  STRATUM_LAYER_THREADS: 'layerThreads',
   STRATUM_MAX_UPLOAD_BYTES: 'maxUploadBytes',
   STRATUM_RETENTION_DAYS: 'retentionDays',
   STRATUM_SWEEP_INTERVAL_S: 'sweepIntervalS',

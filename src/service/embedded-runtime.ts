@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../store/embedded-stores.js';
 import { AccountService } from './account-service.js';
-import type { ServiceConfig } from './config.js';
+import { layerThreadsFor, type ServiceConfig } from './config.js';
 import { FileService } from './file-service.js';
 import { Metrics, type GaugeSample } from './metrics.js';
 import { OutputService } from './output-service.js';
@@ -77,6 +77,7 @@ export class EmbeddedRuntime implements ServiceCore {
             taskTimeoutMs: config.taskTimeoutS * 1000,
             workerMaxMemoryMb: config.workerMaxMemoryMb,
             workerNice: config.workerNice,
+            layerThreads: layerThreadsFor(config),
             ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
           },
         );
