@@ -1,5 +1,13 @@
 // Shared engine types. Inside the engine every length is an integer number of micrometres (µm);
 // millimetres appear only at the edges (mesh input in, G-code text out).
+//
+// Varying infill density (issue 4), in short:
+//   ModelInput.role?: 'model' | 'modifier'          (default 'model')
+//   ModelInput.modifier?: { densityFactor: number /* 0 none … 1 solid */; priority: number }
+//   ModelInput.densityField?: { min: [x,y,z] mm; max: [x,y,z] mm; nx; ny; nz;
+//                               density: Float32Array /* % per voxel, index (ix*ny + iy)*nz + iz */ }
+// A modifier is placed with the models but never printed; inside (model ∩ modifier) the sparse infill
+// gets densityFactor × 100 %, or the field's value where the modifier carries a densityField.
 
 /** A path as a flat list of integer µm coordinates: [x0, y0, x1, y1, …]. Closed paths repeat no point. */
 export type Path = number[];
@@ -25,6 +33,42 @@ export interface ModelInput {
    * bed coordinates (workspaces place their models) and is used as it is.
    */
   keepPosition?: boolean;
+  /**
+   * 'model' (default): printed. 'modifier': never printed, excluded from the build-volume check; it
+   * only changes the infill density of the models it intersects (see `modifier`, `densityField`).
+   */
+  role?: 'model' | 'modifier';
+  /** for role 'modifier': its density and priority (default { densityFactor: 1, priority: 0 }) */
+  modifier?: ModifierSpec;
+  /**
+   * A voxel grid of infill densities. On a modifier it applies inside (model ∩ modifier) at the
+   * modifier's priority, replacing densityFactor wherever the grid box covers; on a model it applies
+   * to the model's whole sparse area first (before any modifier). Coordinates are those of the mesh
+   * (moved with it when the engine centres the models).
+   */
+  densityField?: DensityField;
+}
+
+/** How a modifier changes the infill of the models it intersects. */
+export interface ModifierSpec {
+  /** infill density inside the modifier ÷ 100: 0 = no infill, 1 = solid */
+  densityFactor: number;
+  /** overlapping modifiers apply in ascending priority: the highest applies last and wins */
+  priority: number;
+}
+
+/**
+ * Infill density per voxel, % (0 … 100). The grid spans the box min…max (mm, the mesh's coordinates),
+ * voxel size per axis = extent / count; values are x-major, z fastest: index = (ix*ny + iy)*nz + iz
+ * (the layout of a PC_SV file). The engine quantises the values into 5 % steps.
+ */
+export interface DensityField {
+  min: [number, number, number];
+  max: [number, number, number];
+  nx: number;
+  ny: number;
+  nz: number;
+  density: Float32Array;
 }
 
 /** Axis-aligned bounds. */
