@@ -1,13 +1,14 @@
 // A layer batch: everything from cross-sections to planned operations for a contiguous range of
 // layers. Batches are independent (each slices the few neighbouring layers skin detection needs),
 // so a caller may run them on several threads; `slice()` runs them in order when it has no executor.
-import type { Paths } from './types.js';
+import type { ModifierSpec, Paths } from './types.js';
 import { throwIfAborted } from './types.js';
 import type { SliceSettings } from './settings.js';
 import type { LayerSpec } from './setup/layer-heights.js';
 import { sliceMesh } from './layers/index.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
+import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
 import { planLayer, defaultSeamTarget, startPosition } from './plan/index.js';
@@ -18,6 +19,11 @@ export interface BatchModel {
   /** placed positions, µm */
   positions: Float64Array;
   indices: Uint32Array;
+  /** 'modifier': sliced only to change the infill density of the models it meets, never printed */
+  role?: 'model' | 'modifier';
+  modifier?: ModifierSpec;
+  /** density field of a model or modifier, µm */
+  field?: FieldUm;
 }
 
 export interface LayerBatch {
@@ -60,10 +66,26 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   const hi = Math.min(b.specs.length, b.to + s.topLayers);
   const zs = b.specs.slice(lo, hi).map((l) => l.sliceZ);
   const sections: Paths[][] = b.models.map((m) => sliceMesh(m.positions, m.indices, zs));
+  // modifiers in ascending priority (stable: equal priorities keep their order)
+  const modifierOrder = b.models
+    .map((m, i) => i)
+    .filter((i) => b.models[i].role === 'modifier')
+    .sort((x, y) => (b.models[x].modifier?.priority ?? 0) - (b.models[y].modifier?.priority ?? 0) || x - y);
+  const varies = modifierOrder.length > 0 || b.models.some((m) => m.field !== undefined);
   const geometryOf = (j: number): LayerGeometry | undefined => {
     if (j < lo || j >= hi) return undefined;
     const l = b.specs[j];
-    return { index: j, z: l.z, height: l.height, outlines: sections.map((layers) => layers[j - lo] ?? []) };
+    const outlines = sections.map((layers, m) => (b.models[m].role === 'modifier' ? [] : (layers[j - lo] ?? [])));
+    const g: LayerGeometry = { index: j, z: l.z, height: l.height, outlines };
+    if (varies) {
+      const modifiers: LayerModifier[] = [];
+      for (const m of modifierOrder) {
+        const spec = b.models[m].modifier ?? { densityFactor: 1, priority: 0 };
+        modifiers.push({ section: sections[m][j - lo] ?? [], priority: spec.priority, density: spec.densityFactor * 100, field: b.models[m].field });
+      }
+      g.density = { fields: b.models.map((m) => (m.role === 'modifier' ? undefined : m.field)), modifiers };
+    }
+    return g;
   };
   timings.slice = performance.now() - t0;
 

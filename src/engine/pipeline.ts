@@ -8,7 +8,7 @@ import type { SliceSettings } from './settings.js';
 import { initGeometry } from './geom/clipper.js';
 import { placeModels } from './setup/place.js';
 import { layerSpecs } from './setup/layer-heights.js';
-import { runLayerBatch, splitLayers, type LayerBatch, type LayerExecutor } from './batch.js';
+import { runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
 import { decodePlans } from './plan/codec.js';
 import type { LayerPlan } from './plan/types.js';
 import { writeGcode } from './output/index.js';
@@ -38,7 +38,13 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const { placed, bounds } = placeModels(models, settings);
   const specs = layerSpecs((bounds.max[2] - bounds.min[2]) * 1000, settings.firstLayerHeight, settings.layerHeight);
   const names = models.map((m) => m.name);
-  const batchModels = placed.map((m) => ({ positions: m.positions, indices: m.indices }));
+  const batchModels: BatchModel[] = placed.map((m) => {
+    const bm: BatchModel = { positions: m.positions, indices: m.indices };
+    if (m.role) bm.role = m.role;
+    if (m.modifier) bm.modifier = m.modifier;
+    if (m.field) bm.field = m.field;
+    return bm;
+  });
   timings.place = performance.now() - t0;
 
   let layersDone = 0;

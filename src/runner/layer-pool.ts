@@ -40,7 +40,8 @@ export class LayerPool {
 
   private run(batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal): Promise<EncodedBatchResult[]> {
     if (batches.length === 0) return Promise.resolve([]);
-    const models = batches[0].models.map((m) => ({ positions: shared(m.positions), indices: shared(m.indices) }));
+    // the rest of a model (modifier role, density field) is small and goes as it is
+    const models = batches[0].models.map((m) => ({ ...m, positions: shared(m.positions), indices: shared(m.indices) }));
     const queue = batches.map((b) => ({ ...b, models }));
     const results: EncodedBatchResult[] = [];
     const threads = Math.min(this.size, queue.length);

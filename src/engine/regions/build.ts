@@ -11,6 +11,7 @@ import { gapFillLines } from './gap-fill.js';
 import { reachEdge } from './line-ends.js';
 import { sortMonotonic } from './monotonic.js';
 import { infillLines, solidLines } from '../infill/index.js';
+import { densityRegions, layerOverrides, type DensityOverride, type FieldUm, type LayerModifier } from './density.js';
 
 const MM = 1000;
 /** Top/bottom skin grows this far into the sparse infill, so its edges rest on something. */
@@ -31,8 +32,18 @@ export interface LayerGeometry {
   /** nozzle height (top of layer), µm */
   z: number;
   height: number;
-  /** per model: the layer's cross-section */
+  /** per model: the layer's cross-section (empty for modifiers, which are never printed) */
   outlines: Paths[];
+  /** varying infill density, when the job has modifiers or density fields */
+  density?: LayerDensity;
+}
+
+/** What changes the infill density on one layer. */
+export interface LayerDensity {
+  /** per model: its own density field, if any */
+  fields: Array<FieldUm | undefined>;
+  /** the modifiers' sections on this layer, in ascending priority */
+  modifiers: LayerModifier[];
 }
 
 function lineWidthFor(layer: number, s: SliceSettings): number {
@@ -92,23 +103,33 @@ export function fillForLayer(
     coveredAbove.push(s.topLayers > 0 ? commonArea(above) : g.outlines[m]);
     coveredBelow.push(s.bottomLayers > 0 ? commonArea(below) : g.outlines[m]);
   }
+  // per model: the density overrides on this layer (computed once, shared by the model's islands)
+  const overridesOf: Array<DensityOverride[] | undefined> = [];
+  const midZ = g.z - g.height / 2;
+  const overrides = (m: number): DensityOverride[] =>
+    g.density ? (overridesOf[m] ??= layerOverrides(g.density.fields[m], g.density.modifiers, midZ)) : [];
   const islandsOut: IslandPaths[] = walls.map((iw) => {
     const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM);
     const skinOverlap = (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
     if (solid.length > 0) skin = skinPaths(solid, w, skinAngle, skinOverlap, iw.model);
     let infill: ExtrusionPath[] = [];
-    if (sparse.length > 0 && s.infillDensity > 0) {
+    const ov = sparse.length > 0 ? overrides(iw.model) : [];
+    if (sparse.length > 0 && (s.infillDensity > 0 || ov.length > 0)) {
       const area = offset(sparse, (s.infillOverlap / 100) * wInfill - wInfill / 2, 'miter', 3);
-      const lines = infillLines(area, {
-        pattern: s.infillPattern,
-        density: s.infillDensity,
-        lineWidth: wInfill,
-        angle: s.infillAngle,
-        layerIndex: g.index,
-        z: g.z,
-      });
-      infill = lines.map((points) => ({ type: 'FILL', points, closed: false, width: wInfill, model: iw.model }));
+      // regions are cut from the already shrunk area, so lines of neighbouring densities meet at
+      // their border; every pattern is anchored to the global grid, so they stay aligned there
+      for (const r of densityRegions(area, s.infillDensity, ov)) {
+        const lines = infillLines(r.area, {
+          pattern: s.infillPattern,
+          density: r.density,
+          lineWidth: wInfill,
+          angle: s.infillAngle,
+          layerIndex: g.index,
+          z: g.z,
+        });
+        for (const points of lines) infill.push({ type: 'FILL', points, closed: false, width: wInfill, model: iw.model });
+      }
     }
     const gapFill =
       iw.gaps.length > 0

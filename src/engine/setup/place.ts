@@ -1,6 +1,8 @@
 // Placement: a job's models are centred together on the bed and dropped to z = 0 (as the peers do),
 // unless they come already placed (workspaces); then the result must fit the build volume.
-import type { Bounds3, ModelInput } from '../types.js';
+// Modifiers move with the models (same transform) but take no part in centring or the volume check.
+import type { Bounds3, DensityField, ModelInput, ModifierSpec } from '../types.js';
+import type { FieldUm } from '../regions/density.js';
 import { SliceError } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 
@@ -9,6 +11,11 @@ export interface PlacedModel {
   /** x, y, z per vertex in µm, printer coordinates */
   positions: Float64Array;
   indices: Uint32Array;
+  /** 'modifier': sliced for its sections only, never printed */
+  role?: 'model' | 'modifier';
+  modifier?: ModifierSpec;
+  /** the model's or modifier's density field, moved to printer coordinates (µm) */
+  field?: FieldUm;
 }
 
 function boundsOf(positions: Float32Array | Float64Array, into: Bounds3): void {
@@ -28,8 +35,10 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   const all: Bounds3 = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
   for (const m of models) {
     if (m.mesh.indices.length === 0) throw new SliceError(`model '${m.name}' has no triangles`, 'BAD_MODEL');
-    boundsOf(m.mesh.positions, all);
+    if (m.role !== 'modifier') boundsOf(m.mesh.positions, all);
   }
+  const printed = models.filter((m) => m.role !== 'modifier');
+  if (printed.length === 0) throw new SliceError('nothing to slice: only modifiers', 'EMPTY');
   const centreX = s.originCenter ? 0 : s.bedWidth / 2;
   const centreY = s.originCenter ? 0 : s.bedDepth / 2;
   const keep = models.every((m) => m.keepPosition);
@@ -44,7 +53,13 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
       pos[i + 1] = (src[i + 1] + dy) * 1000;
       pos[i + 2] = (src[i + 2] + dz) * 1000;
     }
-    return { name: m.name, positions: pos, indices: m.mesh.indices };
+    const p: PlacedModel = { name: m.name, positions: pos, indices: m.mesh.indices };
+    if (m.role === 'modifier') {
+      p.role = 'modifier';
+      p.modifier = m.modifier ?? { densityFactor: 1, priority: 0 };
+    }
+    if (m.densityField) p.field = fieldToUm(m.densityField, dx, dy, dz);
+    return p;
   });
   const bounds: Bounds3 = {
     min: [all.min[0] + dx, all.min[1] + dy, 0],
@@ -61,7 +76,7 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
     bounds.max[1] > y0 + s.bedDepth + eps ||
     bounds.max[2] > s.bedHeight + eps
   ) {
-    const what = models.length === 1 ? `model '${models[0].name}'` : `the ${models.length} models`;
+    const what = printed.length === 1 ? `model '${printed[0].name}'` : `the ${printed.length} models`;
     throw new SliceError(
       `${what} (${size}) lies outside the build volume of ${s.machineName} (${s.bedWidth} × ${s.bedDepth} × ${s.bedHeight} mm)`,
       'OUT_OF_VOLUME',
@@ -71,4 +86,10 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
     throw new SliceError(`model is flat (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
   }
   return { placed, bounds };
+}
+
+function fieldToUm(f: DensityField, dx: number, dy: number, dz: number): FieldUm {
+  const d = [dx, dy, dz];
+  const um = (v: [number, number, number]): [number, number, number] => [0, 1, 2].map((a) => Math.round((v[a] + d[a]) * 1000)) as [number, number, number];
+  return { min: um(f.min), max: um(f.max), nx: f.nx, ny: f.ny, nz: f.nz, density: f.density };
 }

@@ -1,0 +1,200 @@
+// Varying infill density (issue 4): modifiers and density fields, measured on the produced G-code
+// as the deposited-area share (filament volume ÷ layer height ÷ window area) inside windows that
+// stay clear of walls and top/bottom skin.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { slice } from '../src/engine/pipeline.js';
+import { parseModel, meshBounds } from '../src/engine/mesh/index.js';
+import { defaultSettings } from '../src/profiles/defaults.js';
+import type { Mesh, ModelInput } from '../src/engine/types.js';
+import { fieldAreas, densityRegions, quantiseDensity } from '../src/engine/regions/density.js';
+import { initGeometry } from '../src/engine/geom/clipper.js';
+import { box, MODELS_DIR } from './mesh-fixtures.js';
+
+const s = defaultSettings(); // 20 % lines infill, 0.2 mm layers, 220 × 220 bed (centre 110, 110)
+const FIL_AREA = Math.PI * (s.filamentDiameter / 2) ** 2;
+
+function meshOf(t: { positions: number[]; indices: number[] }): Mesh {
+  return { positions: Float32Array.from(t.positions), indices: Uint32Array.from(t.indices) };
+}
+
+interface Win {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Part of the segment (ax,ay)→(bx,by) inside the window, as a fraction of its length (Liang–Barsky). */
+function insideFraction(ax: number, ay: number, bx: number, by: number, w: Win): number {
+  let t0 = 0, t1 = 1;
+  const dx = bx - ax, dy = by - ay;
+  const edges: Array<[number, number]> = [[-dx, ax - w.x0], [dx, w.x1 - ax], [-dy, ay - w.y0], [dy, w.y1 - ay]];
+  for (const [p, q] of edges) {
+    if (p === 0) {
+      if (q < 0) return 0;
+      continue;
+    }
+    const r = q / p;
+    if (p < 0) t0 = Math.max(t0, r);
+    else t1 = Math.min(t1, r);
+    if (t0 >= t1) return 0;
+  }
+  return t1 - t0;
+}
+
+/** Deposited-area share per window over layers [from, to] of a G-code text. */
+function depositedShare(gcode: string, windows: Win[], from: number, to: number): number[] {
+  const mm2 = windows.map(() => 0);
+  let x = 0, y = 0, e = 0, layer = -1, relE = false;
+  for (const raw of gcode.split('\n')) {
+    if (raw.startsWith(';LAYER:')) layer = Number(raw.slice(7));
+    const line = raw.split(';')[0].trim();
+    if (line === 'M83') relE = true;
+    if (line === 'M82') relE = false;
+    if (!/^G[01]\b/.test(line) && !line.startsWith('G92')) continue;
+    let nx = x, ny = y, ne = e;
+    for (const word of line.split(/\s+/).slice(1)) {
+      const v = Number(word.slice(1));
+      if (word[0] === 'X') nx = v;
+      else if (word[0] === 'Y') ny = v;
+      else if (word[0] === 'E') ne = relE && !line.startsWith('G92') ? e + v : v;
+    }
+    if (line.startsWith('G92')) {
+      e = ne;
+      continue;
+    }
+    const de = ne - e;
+    if (de > 0 && layer >= from && layer <= to) {
+      const area = (de * FIL_AREA) / s.layerHeight; // mm² of layer covered
+      windows.forEach((w, i) => (mm2[i] += area * insideFraction(x, y, nx, ny, w)));
+    }
+    x = nx;
+    y = ny;
+    e = ne;
+  }
+  const layers = to - from + 1;
+  return windows.map((w, i) => mm2[i] / layers / ((w.x1 - w.x0) * (w.y1 - w.y0)));
+}
+
+const cubeFile = MODELS_DIR ? path.join(MODELS_DIR, 'xyz_calibration_cube.stl') : null;
+
+test('modifiers: solid left half, priority decides overlaps, right half unchanged', { skip: !cubeFile }, async () => {
+  const cube = parseModel(readFileSync(cubeFile!), 'xyz_calibration_cube.stl').mesh;
+  const b = meshBounds(cube);
+  const midX = (b.min[0] + b.max[0]) / 2;
+  const midY = (b.min[1] + b.max[1]) / 2;
+  const lo = b.min.map((v) => v - 1);
+  const hi = b.max.map((v) => v + 1);
+  const model: ModelInput = { name: 'cube', mesh: cube };
+  const modifier = (name: string, x1: number, y1: number, densityFactor: number, priority: number): ModelInput => ({
+    name,
+    mesh: meshOf(box(lo[0], lo[1], lo[2], x1, y1, hi[2])),
+    role: 'modifier',
+    modifier: { densityFactor, priority },
+  });
+  // the cube lands on 100…120 mm; walls are 0.8 mm, the letters 1 mm deep: windows keep 2.5 mm off
+  // the faces and 1 mm off the middle
+  const leftFront: Win = { x0: 102.5, y0: 102.5, x1: 109, y1: 109 };
+  const leftBack: Win = { x0: 102.5, y0: 111, x1: 109, y1: 117.5 };
+  const left: Win = { x0: 102.5, y0: 102.5, x1: 109, y1: 117.5 };
+  const right: Win = { x0: 111, y0: 102.5, x1: 117.5, y1: 117.5 };
+  const measure = async (models: ModelInput[]) => {
+    const r = await slice(models, s);
+    const text = new TextDecoder().decode(r.output);
+    assert.ok(!text.includes(';MESH:half') && !text.includes(';MESH:corner'), 'a modifier is never printed');
+    const [lf, lb, l, rt] = depositedShare(text, [leftFront, leftBack, left, right], 10, 80);
+    if (process.env.DENSITY_REPORT) console.log(models.map((m) => m.name).join('+'), { lf, lb, l, rt });
+    return { lf, lb, l, rt, bounds: r.stats.bounds };
+  };
+
+  const plain = await measure([model]);
+  assert.ok(plain.l > 0.12 && plain.l < 0.3, `20 % infill measures ${plain.l.toFixed(3)}`);
+
+  const half = await measure([model, modifier('half', midX, hi[1], 1, 0)]);
+  assert.ok(half.l >= 0.95, `left half under a 1.0 modifier: ${half.l.toFixed(3)}`);
+  assert.ok(Math.abs(half.rt - plain.rt) <= 0.05, `right half ${half.rt.toFixed(3)} vs ${plain.rt.toFixed(3)} without modifier`);
+  // the modifier reaches 1 mm past the cube: still the cube's bounds
+  assert.ok(Math.abs(half.bounds.min[0] - plain.bounds.min[0]) < 1e-6 && Math.abs(half.bounds.max[2] - plain.bounds.max[2]) < 1e-6);
+
+  // a 0.0 modifier over the front-left quarter, listed first but of higher priority, wins there
+  const both = await measure([modifier('corner', midX, midY, 0, 5), model, modifier('half', midX, hi[1], 1, 0)]);
+  assert.ok(both.lf < 0.02, `front-left under the priority-5 0.0 modifier: ${both.lf.toFixed(3)}`);
+  assert.ok(both.lb >= 0.95, `back-left keeps the 1.0 modifier: ${both.lb.toFixed(3)}`);
+  assert.ok(Math.abs(both.rt - plain.rt) <= 0.05);
+
+  // swap the priorities: now the 1.0 modifier applies last everywhere in the left half
+  const swapped = await measure([modifier('corner', midX, midY, 0, 0), model, modifier('half', midX, hi[1], 1, 5)]);
+  assert.ok(swapped.lf >= 0.95, `front-left when the 1.0 modifier has the higher priority: ${swapped.lf.toFixed(3)}`);
+});
+
+test('a density field rising along x gives infill rising along x, within 5 points', async () => {
+  // a 60 × 20 × 12 mm block; the field's four 15 mm columns ask for 10, 30, 50 and 70 %
+  const values = [10, 30, 50, 70];
+  const nx = values.length, ny = 2, nz = 3;
+  const density = new Float32Array(nx * ny * nz);
+  for (let ix = 0; ix < nx; ix++) for (let k = 0; k < ny * nz; k++) density[ix * ny * nz + k] = values[ix];
+  const block: ModelInput = {
+    name: 'block',
+    mesh: meshOf(box(0, 0, 0, 60, 20, 12)),
+    densityField: { min: [0, 0, 0], max: [60, 20, 12], nx, ny, nz, density },
+  };
+  const r = await slice([block], s);
+  const text = new TextDecoder().decode(r.output);
+  // the block lands on 80…140 × 100…120; each column's window keeps 1.5 mm off its borders and 2 mm off the faces
+  const wins = values.map((_, i) => ({ x0: 80 + 15 * i + 1.5, x1: 80 + 15 * (i + 1) - 1.5, y0: 102, y1: 118 }));
+  const shares = depositedShare(text, wins, 10, 50);
+  if (process.env.DENSITY_REPORT) console.log('field columns', shares);
+  for (let i = 0; i < values.length; i++) {
+    assert.ok(Math.abs(shares[i] * 100 - values[i]) <= 5, `column ${i}: ${(shares[i] * 100).toFixed(1)} % for ${values[i]} %`);
+    if (i > 0) assert.ok(shares[i] > shares[i - 1], `rises along x: ${shares.map((v) => v.toFixed(3)).join(', ')}`);
+  }
+});
+
+test('fieldAreas quantises voxels into steps and densityRegions lets the last override win', async () => {
+  await initGeometry();
+  assert.equal(quantiseDensity(12.4), 10);
+  assert.equal(quantiseDensity(13), 15);
+  assert.equal(quantiseDensity(140), 100);
+  // 2 × 1 × 1 voxels over 0…2000 × 0…1000 µm: 21 % and 99 % → 20 and 100
+  const f = { min: [0, 0, 0] as [number, number, number], max: [2000, 1000, 1000] as [number, number, number], nx: 2, ny: 1, nz: 1, density: Float32Array.from([21, 99]) };
+  const areas = fieldAreas(f, 500);
+  assert.deepEqual(areas.map((a) => a.density), [20, 100]);
+  assert.deepEqual(fieldAreas(f, 1500), [], 'above the box: no field');
+  const square = [[0, 0, 2000, 0, 2000, 2000, 0, 2000]];
+  const regions = densityRegions(square, 15, areas);
+  const byDensity = new Map(regions.map((rg) => [rg.density, rg.area]));
+  const areaOf = (ps: number[][] | undefined) =>
+    (ps ?? []).reduce((sum, p) => {
+      let a = 0;
+      for (let i = 0; i < p.length; i += 2) {
+        const j = (i + 2) % p.length;
+        a += p[i] * p[j + 1] - p[j] * p[i + 1];
+      }
+      return sum + a / 2;
+    }, 0);
+  assert.equal(areaOf(byDensity.get(20)), 1000 * 1000);
+  assert.equal(areaOf(byDensity.get(100)), 1000 * 1000);
+  assert.equal(areaOf(byDensity.get(15)), 2000 * 1000, 'the rest keeps the base density');
+});
+
+test('modifiers reach the layer threads (a job tall enough for the executor)', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  const pool = new LayerPool(2);
+  try {
+    // 20 × 10 × 62 mm: 310 layers, over the engine's threshold for threads; left half solid
+    const block: ModelInput = { name: 'tall', mesh: meshOf(box(0, 0, 0, 20, 10, 62)) };
+    const half: ModelInput = { name: 'half', mesh: meshOf(box(-1, -1, -1, 10, 11, 63)), role: 'modifier', modifier: { densityFactor: 1, priority: 0 } };
+    const r = await slice([block, half], s, { executor: pool.executor });
+    const text = new TextDecoder().decode(r.output);
+    // the block lands on 100…120 × 105…115
+    const [l, rt] = depositedShare(text, [{ x0: 102, y0: 107, x1: 109, y1: 113 }, { x0: 111, y0: 107, x1: 118, y1: 113 }], 10, 290);
+    assert.ok(l >= 0.95, `left half through the threads: ${l.toFixed(3)}`);
+    assert.ok(rt > 0.12 && rt < 0.3, `right half stays sparse: ${rt.toFixed(3)}`);
+    assert.ok(!text.includes(';MESH:half'));
+  } finally {
+    pool.terminate();
+  }
+});
