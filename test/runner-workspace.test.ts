@@ -1,5 +1,5 @@
 // The Workspace reader the worker uses: both key casings, absolute positions kept, modifiers and
-// point-cloud references set aside with a warning, and clear errors for files that cannot be sliced.
+// point-cloud references kept apart from the printed models, and errors that give the JSON path.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WorkspaceError, readWorkspace } from '../src/service/workspace/read-workspace.js';
@@ -34,7 +34,7 @@ test('lower-case keys (the interface text), no indices, no SlicingPriority (2019
   assert.deepEqual(Array.from(ws.models[0]!.mesh.indices), [0, 1, 2]);
 });
 
-test('modifiers and point-cloud modifiers are not printed and are reported', () => {
+test('modifiers and point-cloud modifiers are kept apart from the printed models', () => {
   const ws = readWorkspace(
     enc({
       Models: [
@@ -53,8 +53,8 @@ test('modifiers and point-cloud modifiers are not printed and are reported', () 
       ['soft', 2, undefined, 'shore.bin'],
     ],
   );
-  assert.equal(ws.warnings.length, 2);
-  assert.match(ws.warnings[1]!, /point-cloud modifier 'soft' \(shore\.bin\)/);
+  assert.deepEqual(ws.modifiers.map((m) => m.path), ['Models[1]', 'Models[2]']);
+  assert.deepEqual(ws.warnings, []);
 });
 
 test('files that cannot be sliced fail with a message naming the problem', () => {
@@ -63,9 +63,10 @@ test('files that cannot be sliced fail with a message naming the problem', () =>
     [[1, 2], /must be a JSON object/],
     [{ Printer: {} }, /no models array/],
     [{ Models: [] }, /no model to print/],
-    [{ Models: [{ metaData: { Name: 'm', SlicingPriority: 1, Modifier: {} }, ModelPositions: tri() }] }, /no model to print/],
-    [{ Models: [{ metaData: { Name: 'm' } }] }, /'m' has no ModelPositions/],
-    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: [{ X: 1, Y: 'a', Z: 0 }] }] }, /ModelPositions\[0\]/],
+    [{ Models: [{ metaData: { Name: 'm', SlicingPriority: 1, Modifier: {} }, ModelPositions: tri() }] }, /sets neither FillDensityFactor/],
+    [{ Models: [{ metaData: { Name: 'm', SlicingPriority: 1, Modifier: { FillDensityFactor: 0.5 } }, ModelPositions: tri() }] }, /no model to print/],
+    [{ Models: [{ metaData: { Name: 'm' } }] }, /^Models\[0\]\.ModelPositions is missing/],
+    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: [{ X: 1, Y: 'a', Z: 0 }] }] }, /^Models\[0\]\.ModelPositions\[0\]\.Y must be a finite number/],
     [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1, 7] }] }, /ModelIndices\[2\]/],
     [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1] }] }, /not a multiple of 3/],
   ];

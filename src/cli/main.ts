@@ -22,6 +22,10 @@ commands:
   slice MODEL -o OUT         slice a model (STL, OBJ, 3MF) into G-code or FCode
   preview GCODE --layer N -o PNG
                              draw one layer of a G-code file, coloured by feature type
+  workspace from-stl MODEL -o WS.json [--modifier BOX:…]
+                             write a Workspace file (model centred on the bed, modifiers)
+  pointcloud --dims NX,NY,NZ --hardness EXPR -o FILE.pcsv
+                             write a PC_SV shore-value point cloud
   printers                   list the printer presets
   filaments                  list the filament presets
   qualities                  list the quality presets
@@ -41,6 +45,8 @@ const COMMANDS: Record<string, () => Promise<{ run: CommandRun }>> = {
   keys: () => importLoose('./keys.js'),
   slice: () => import('./slice-command.js'),
   preview: () => import('./preview-command.js'),
+  workspace: () => import('./workspace-command.js'),
+  pointcloud: () => import('./pointcloud-command.js'),
   printers: () => import('./catalogue-command.js').then((m) => ({ run: m.runPrinters })),
   filaments: () => import('./catalogue-command.js').then((m) => ({ run: m.runFilaments })),
   qualities: () => import('./catalogue-command.js').then((m) => ({ run: m.runQualities })),

@@ -5,7 +5,9 @@ import { initGeometry, slice } from '../engine/index.js';
 import { parseModel } from '../engine/mesh/index.js';
 import type { ModelInput } from '../engine/types.js';
 import { resolveSettings } from '../profiles/index.js';
-import { readWorkspace } from '../service/workspace/read-workspace.js';
+import { loadWorkspace } from '../service/workspace/load-workspace.js';
+import { checkModelsOnBed } from '../service/workspace/on-bed.js';
+import type { WorkspaceModel } from '../service/workspace/read-workspace.js';
 import { openBlobStore } from '../store/blob-store-factory.js';
 import { BlobNotFoundError, type BlobStore } from '../service/ports.js';
 import { LayerPool } from './layer-pool.js';
@@ -90,9 +92,12 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     const warnings: string[] = [];
     const bytes = await readInput(store, job.model.blobKey, `input file '${job.model.fileName}'`);
     let models: ModelInput[];
+    let placed: WorkspaceModel[] = [];
     if (job.kind === 'ws') {
-      const ws = readWorkspace(bytes, job.model.fileName);
+      const read = (key: string, what: string) => readInput(store, key, what);
+      const ws = await loadWorkspace(bytes, job.model.fileName, job.request.pointClouds ?? [], job.request.filament, read);
       models = ws.models;
+      placed = ws.placed;
       warnings.push(...ws.warnings);
     } else {
       const parsed = parseNamed(bytes, job.model.fileName);
@@ -110,6 +115,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
       xml,
     });
     warnings.push(...resolved.warnings);
+    checkModelsOnBed(placed, resolved.settings);
 
     const pool = layerPoolFor(job.layerThreads);
     const result = await slice(models, resolved.settings, { onProgress: post, ...(pool ? { executor: pool.executor } : {}) });

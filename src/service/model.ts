@@ -78,6 +78,15 @@ export interface SliceRequest {
   overrides: Record<string, unknown>;
   /** blob key of the XML custom configuration, if the task has one */
   xmlBlobKey?: string;
+  /** a workspace task's PC_SV files, for the worker to read (filament: the preset mapping its hardness) */
+  pointClouds?: PointCloudRef[];
+}
+
+export interface PointCloudRef {
+  fileName: string;
+  blobKey: string;
+  arrayDimensions: [number, number, number];
+  filament?: string;
 }
 
 export interface TaskError {

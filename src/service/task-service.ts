@@ -8,6 +8,7 @@ import type { Metrics } from './metrics.js';
 import { ACTIVE_STATUSES, isTerminal, type FileRecord, type SliceRequest, type TaskFileRef, type TaskKind, type TaskRecord } from './model.js';
 import { InvalidCursorError, type BlobStore, type JobQueue, type MetadataStore, type TaskEventBus, type TaskPage } from './ports.js';
 import { checkSliceRequest } from './settings-check.js';
+import { checkWorkspaceTask } from './workspace/check-workspace-task.js';
 import { SUPPORT_TYPE_SETTING, type FileEntry, type StartTaskInput } from './task-request.js';
 
 const MAX_XML_BYTES = 1024 * 1024;
@@ -44,6 +45,7 @@ export class TaskService {
     const xml = xmlFiles[0] ? await this.readXml(xmlFiles[0].file) : undefined;
     const request = sliceRequestOf(input, xmlFiles[0]?.file.blobKey);
     const { warnings } = checkSliceRequest(request, xml);
+    if (kind === 'ws') warnings.push(...(await checkWorkspaceTask(this.blobs, primaries[0]!.file, files, request)));
 
     const task: TaskRecord = {
       id: newId(),

@@ -24,3 +24,11 @@ export function stringProp(obj: JsonObject, key: string): string | undefined {
   const v = prop(obj, key);
   return typeof v === 'string' ? v : undefined;
 }
+
+/** The key as the file spells it (for error paths), or `key` itself when absent. */
+export function keyName(obj: JsonObject, key: string): string {
+  if (key in obj) return key;
+  const lower = key.toLowerCase();
+  for (const k of Object.keys(obj)) if (k.toLowerCase() === lower) return k;
+  return key;
+}

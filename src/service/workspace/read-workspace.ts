@@ -1,30 +1,40 @@
-// Workspace (.rvwj / .json) → the engine's ModelInput[]. The file's vertices are already in
-// absolute bed millimetres (ModelPositions, a triangle list indexed by ModelIndices), so models keep
-// their position. Modifiers (SlicingPriority > 0 or a Modifier object) and point-cloud references
-// are not geometry to print; until density regions land they are skipped with a warning.
-import type { ModelInput } from '../../engine/types.js';
-import { isObject, numberProp, prop, stringProp, type JsonObject } from './keys.js';
+// Workspace (.rvwj / .json) → the models to print and the modifiers. The file's vertices are already
+// in absolute bed millimetres (ModelPositions, a triangle list indexed by ModelIndices), so models
+// keep their position. Every key is accepted in either casing; every value is checked, and a problem
+// is reported with its JSON path as the file spells it (`Models[1].ModelIndices[42] …`).
+import type { Mesh, ModelInput } from '../../engine/types.js';
+import { isObject, keyName, prop, type JsonObject } from './keys.js';
+import { meshBox, readMesh, readPoint } from './read-mesh.js';
+import { WorkspaceError, failAt } from './workspace-error.js';
 
-/** A workspace that cannot be sliced: the message is for the user (task error SF000). */
-export class WorkspaceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WorkspaceError';
-  }
-}
+export { WorkspaceError } from './workspace-error.js';
+
+const MAX_MODELS = 1000;
 
 export interface WorkspaceModifier {
   name: string;
+  /** JSON path of the entry, for messages (`Models[2]`) */
+  path: string;
   priority: number;
   /** FillDensityFactor in [0, 1]; undefined for a point-cloud modifier */
   fillDensity?: number;
   /** the PC_SV file name a point-cloud modifier refers to */
   fileReference?: string;
-  mesh: ModelInput['mesh'];
+  mesh: Mesh;
+  box: { min: [number, number, number]; max: [number, number, number] };
+}
+
+export interface WorkspaceModel {
+  input: ModelInput;
+  path: string;
+  box: { min: [number, number, number]; max: [number, number, number] };
 }
 
 export interface Workspace {
+  /** the models to print, in file order */
   models: ModelInput[];
+  /** the same with their JSON path and bounds */
+  placed: WorkspaceModel[];
   modifiers: WorkspaceModifier[];
   warnings: string[];
 }
@@ -37,78 +47,119 @@ export function readWorkspace(bytes: Uint8Array, fileName: string): Workspace {
     throw new WorkspaceError(`workspace '${fileName}' is not valid JSON: ${(err as Error).message}`);
   }
   if (!isObject(root)) throw new WorkspaceError(`workspace '${fileName}' must be a JSON object`);
-  const list = prop(root, 'models');
-  if (!Array.isArray(list)) throw new WorkspaceError(`workspace '${fileName}' has no models array`);
+  const modelsKey = keyName(root, 'Models');
+  const list = prop(root, 'Models');
+  if (list === undefined) throw new WorkspaceError(`workspace '${fileName}' has no models array (Models)`, 'Models');
+  if (!Array.isArray(list)) failAt(modelsKey, 'must be an array of models');
+  if (list.length > MAX_MODELS) failAt(modelsKey, `holds ${list.length} models, more than ${MAX_MODELS}`);
 
-  const out: Workspace = { models: [], modifiers: [], warnings: [] };
-  list.forEach((raw, i) => {
-    if (!isObject(raw)) throw new WorkspaceError(`model ${i} of workspace '${fileName}' is not an object`);
-    const meta = isObject(prop(raw, 'metaData')) ? (prop(raw, 'metaData') as JsonObject) : {};
-    const name = stringProp(meta, 'Name') || `model ${i + 1}`;
-    const priority = numberProp(meta, 'SlicingPriority') ?? 0;
-    const modifier = prop(meta, 'Modifier');
-    const mesh = readMesh(raw, name);
-    if (priority > 0 || isObject(modifier)) {
-      const m: WorkspaceModifier = { name, priority, mesh };
-      const density = isObject(modifier) ? numberProp(modifier, 'FillDensityFactor') : undefined;
-      const ref = stringProp(meta, 'FileReference');
-      if (density !== undefined) m.fillDensity = density;
-      if (ref) m.fileReference = ref;
-      out.modifiers.push(m);
-      out.warnings.push(
-        ref
-          ? `point-cloud modifier '${name}' (${ref}) is not applied yet; the model is sliced with uniform infill`
-          : `modifier '${name}' is not applied yet; the model is sliced with uniform infill`,
-      );
-      return;
-    }
-    if (mesh.indices.length === 0) {
-      out.warnings.push(`model '${name}' has no triangles and was left out`);
-      return;
-    }
-    out.models.push({ name, mesh, keepPosition: true });
-  });
+  const out: Workspace = { models: [], placed: [], modifiers: [], warnings: [] };
+  list.forEach((raw, i) => readEntry(raw, `${modelsKey}[${i}]`, i, out));
   if (out.models.length === 0) throw new WorkspaceError(`workspace '${fileName}' holds no model to print`);
   return out;
 }
 
-function coordinate(v: unknown, i: number, name: string): [number, number, number] {
-  let x: unknown, y: unknown, z: unknown;
-  if (Array.isArray(v)) [x, y, z] = v;
-  else if (isObject(v)) {
-    x = v.X ?? v.x ?? prop(v, 'x');
-    y = v.Y ?? v.y ?? prop(v, 'y');
-    z = v.Z ?? v.z ?? prop(v, 'z');
+function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
+  if (!isObject(raw)) failAt(at, 'is not an object');
+  const metaKey = keyName(raw, 'metaData');
+  const rawMeta = prop(raw, 'metaData');
+  if (rawMeta !== undefined && rawMeta !== null && !isObject(rawMeta)) failAt(`${at}.${metaKey}`, 'must be an object');
+  const meta: JsonObject = isObject(rawMeta) ? rawMeta : {};
+  const metaAt = `${at}.${metaKey}`;
+  const name = optionalString(meta, 'Name', metaAt) || `model ${i + 1}`;
+  const priority = readPriority(meta, metaAt);
+  const modifierKey = keyName(meta, 'Modifier');
+  const modifier = prop(meta, 'Modifier');
+  if (modifier !== undefined && modifier !== null && !isObject(modifier)) failAt(`${metaAt}.${modifierKey}`, 'must be an object');
+  const fileReference = optionalString(meta, 'FileReference', metaAt);
+  checkLegacyTransform(raw, at, name, out.warnings);
+  readBounds(raw, at);
+  const mesh = readMesh(raw, at, 'ModelPositions', 'ModelIndices');
+
+  const isModifier = priority > 0 || isObject(modifier) || fileReference !== undefined;
+  if (!isModifier) {
+    if (mesh.indices.length === 0) {
+      out.warnings.push(`model '${name}' (${at}) has no triangles and was left out`);
+      return;
+    }
+    const input: ModelInput = { name, mesh, keepPosition: true };
+    out.models.push(input);
+    out.placed.push({ input, path: at, box: meshBox(mesh) });
+    return;
   }
-  if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number' || !isFinite(x + y + z)) {
-    throw new WorkspaceError(`model '${name}': ModelPositions[${i}] is not a point with numbers X, Y, Z`);
+  // The public generator rejects a modifier missing its priority or its Modifier object.
+  if (priority <= 0) failAt(`${metaAt}.SlicingPriority`, `must be above 0 for modifier '${name}' (it has a Modifier object or a FileReference)`);
+  if (!isObject(modifier)) failAt(`${metaAt}.${modifierKey}`, `is missing: modifier '${name}' has SlicingPriority ${priority} but no Modifier object`);
+  if (mesh.indices.length === 0) failAt(`${at}.${keyName(raw, 'ModelPositions')}`, `holds no triangle: modifier '${name}' has no volume`);
+  const densityKey = keyName(modifier, 'FillDensityFactor');
+  const density = prop(modifier, 'FillDensityFactor');
+  const m: WorkspaceModifier = { name, path: at, priority, mesh, box: meshBox(mesh) };
+  if (density !== undefined && density !== null) {
+    if (typeof density !== 'number' || !Number.isFinite(density) || density < 0 || density > 1) {
+      failAt(`${metaAt}.${modifierKey}.${densityKey}`, `must be a number from 0 (no infill) to 1 (solid), not ${JSON.stringify(density)}`);
+    }
+    if (fileReference !== undefined) failAt(`${metaAt}.${modifierKey}.${densityKey}`, `and FileReference exclude each other: modifier '${name}' takes one or the other`);
+    m.fillDensity = density;
+  } else if (fileReference === undefined) {
+    failAt(`${metaAt}.${modifierKey}`, `of modifier '${name}' sets neither FillDensityFactor nor (beside it) a FileReference to a point cloud`);
+  } else {
+    m.fileReference = fileReference;
   }
-  return [x, y, z];
+  out.modifiers.push(m);
 }
 
-function readMesh(model: JsonObject, name: string): ModelInput['mesh'] {
-  const positions = prop(model, 'ModelPositions');
-  if (!Array.isArray(positions)) throw new WorkspaceError(`model '${name}' has no ModelPositions`);
-  const pos = new Float32Array(positions.length * 3);
-  positions.forEach((p, i) => pos.set(coordinate(p, i, name), i * 3));
+function optionalString(obj: JsonObject, key: string, at: string): string | undefined {
+  const v = prop(obj, key);
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') failAt(`${at}.${keyName(obj, key)}`, 'must be a string');
+  return v === '' ? undefined : v;
+}
 
-  const rawIndices = prop(model, 'ModelIndices');
-  let indices: Uint32Array;
-  if (Array.isArray(rawIndices) && rawIndices.length > 0) {
-    indices = new Uint32Array(rawIndices.length);
-    for (let i = 0; i < rawIndices.length; i++) {
-      const v = rawIndices[i];
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= positions.length) {
-        throw new WorkspaceError(`model '${name}': ModelIndices[${i}] does not index ModelPositions`);
-      }
-      indices[i] = v;
+/** SlicingPriority: absent in 2019 files (= 0); otherwise a whole number ≥ 0. */
+function readPriority(meta: JsonObject, at: string): number {
+  const v = prop(meta, 'SlicingPriority');
+  if (v === undefined || v === null) return 0;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 1_000_000) {
+    failAt(`${at}.${keyName(meta, 'SlicingPriority')}`, `must be a whole number ≥ 0, not ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+/** The convex hull may be a placeholder (one point, index [0]); what is there must still be sound. */
+function readBounds(model: JsonObject, at: string): void {
+  const pKey = keyName(model, 'BoundsPositions');
+  const points = prop(model, 'BoundsPositions');
+  if (points === undefined || points === null) return;
+  if (!Array.isArray(points)) failAt(`${at}.${pKey}`, 'must be an array of points');
+  points.forEach((p, j) => readPoint(p, `${at}.${pKey}[${j}]`));
+  const iKey = keyName(model, 'BoundsIndices');
+  const indices = prop(model, 'BoundsIndices');
+  if (indices === undefined || indices === null) return;
+  if (!Array.isArray(indices)) failAt(`${at}.${iKey}`, 'must be an array of point indices');
+  indices.forEach((v, j) => {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= Math.max(points.length, 1)) {
+      failAt(`${at}.${iKey}[${j}]`, `is ${JSON.stringify(v)}: not an index into ${pKey}`);
     }
-  } else {
-    // no indices: the positions themselves are the triangle list
-    indices = Uint32Array.from({ length: positions.length }, (_, i) => i);
+  });
+}
+
+/** position/scale/rotation/Fliped* stay at identity in real files; vertices already carry any transform. */
+function checkLegacyTransform(model: JsonObject, at: string, name: string, warnings: string[]): void {
+  const identity: Array<[string, number]> = [['position', 0], ['scale', 1]];
+  for (const [key, neutral] of identity) {
+    const v = prop(model, key);
+    if (v === undefined || v === null) continue;
+    const p = readPoint(v, `${at}.${keyName(model, key)}`);
+    if (p.some((c) => c !== neutral)) warnings.push(`model '${name}': ${at}.${keyName(model, key)} is ignored (vertices are already placed)`);
   }
-  if (indices.length % 3 !== 0) {
-    throw new WorkspaceError(`model '${name}': ModelIndices holds ${indices.length} entries, not a multiple of 3`);
+  for (const key of ['rotationX', 'rotationY', 'rotationZ']) {
+    const v = prop(model, key);
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v)) failAt(`${at}.${keyName(model, key)}`, 'must be a finite number');
+    if (v !== 0) warnings.push(`model '${name}': ${at}.${keyName(model, key)} is ignored (vertices are already placed)`);
   }
-  return { positions: pos, indices };
+  for (const key of ['FlipedX', 'FlipedY', 'FlipedZ']) {
+    const v = prop(model, key);
+    if (v !== undefined && v !== null && typeof v !== 'boolean') failAt(`${at}.${keyName(model, key)}`, 'must be true or false');
+  }
 }

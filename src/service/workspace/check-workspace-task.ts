@@ -1,0 +1,50 @@
+// Task start of a workspace task: reads the WS file, validates it and its point-cloud references
+// (URE000 naming the JSON path), and records the PC_SV files the worker will need.
+import type { BlobStore } from '../ports.js';
+import { badRequest } from '../errors.js';
+import type { FileRecord, SliceRequest } from '../model.js';
+import { settingsErrorToApi } from '../settings-check.js';
+import type { FileEntry } from '../task-request.js';
+import { checkWorkspace, type PointCloudEntry } from './check-workspace.js';
+import { readWorkspace } from './read-workspace.js';
+
+/**
+ * Workspaces above this size are only checked by the worker (a failed task, SF000): parsing hundreds
+ * of megabytes of JSON on the HTTP thread would stall every other request.
+ */
+const MAX_CHECKED_AT_START = 64 * 1024 * 1024;
+
+export async function checkWorkspaceTask(
+  blobs: BlobStore,
+  wsFile: FileRecord,
+  files: Array<{ entry: FileEntry; file: FileRecord }>,
+  request: SliceRequest,
+): Promise<string[]> {
+  const pcsv = files.filter(({ file }) => file.type === 'PC_SV');
+  const entries: PointCloudEntry[] = pcsv.map(({ entry, file }) => {
+    const e: PointCloudEntry = { fileName: file.fileName, arrayDimensions: entry.arrayDimensions! };
+    if (entry.filamentName) e.filamentName = entry.filamentName;
+    return e;
+  });
+  if (pcsv.length > 0) {
+    request.pointClouds = pcsv.map(({ entry, file }) => ({
+      fileName: file.fileName,
+      blobKey: file.blobKey,
+      arrayDimensions: entry.arrayDimensions!,
+      ...((entry.filamentName ?? request.filament) ? { filament: entry.filamentName ?? request.filament } : {}),
+    }));
+  }
+  if (wsFile.size > MAX_CHECKED_AT_START) return [];
+  try {
+    const ws = readWorkspace(await blobs.read(wsFile.blobKey), wsFile.fileName);
+    const { warnings } = checkWorkspace(ws, entries, request.filament);
+    return [...ws.warnings, ...warnings];
+  } catch (err) {
+    const e = err as { name?: string; message?: string; path?: string };
+    if (e?.name === 'WorkspaceError') {
+      const message = e.message?.includes(wsFile.fileName) ? e.message : `workspace '${wsFile.fileName}': ${e.message}`;
+      throw badRequest(message, e.path ? { path: e.path } : undefined);
+    }
+    throw settingsErrorToApi(err);
+  }
+}
