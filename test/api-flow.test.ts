@@ -113,7 +113,7 @@ describe('v1 flows over HTTP', () => {
     assert.ok(Buffer.from(alias.bytes).equals(Buffer.from(dl.bytes)), 'the alias serves the same file');
   });
 
-  test('Workspace: capitalised keys, absolute positions, a modifier skipped with a warning', async () => {
+  test('Workspace: capitalised keys, absolute positions, a modifier not printed', async () => {
     const up = await upload(t, 'WS', 'benchy.json', cubeWorkspace());
     assert.equal(up.status, 200);
     assert.equal(up.body.type, 'WS');
@@ -123,8 +123,9 @@ describe('v1 flows over HTTP', () => {
     const done = await waitForStatus(t, 'ws', start.body.taskId, ['finished', 'failed']);
     assert.equal(done.status, 'finished', JSON.stringify(done.error));
     assert.equal(done.output.outputName, 'benchy.gcode');
-    assert.ok(done.warnings.some((w: string) => /modifier 'half_density.stl'/.test(w)), done.warnings.join('; '));
     const dl = await call(t.url, `/v1/output/${done.output.outputId}/download`, { key: t.key });
+    assert.match(dl.text, /^;MESH:20mm_cube\.stl/m);
+    assert.doesNotMatch(dl.text, /^;MESH:half_density\.stl/m, 'a modifier is never printed');
     assertHeaderMatchesInfo(dl.text, done.info);
     // the workspace placed the cube at the bed centre: the print's bounds say so
     const minX = Number(/^;MINX:([\d.]+)/m.exec(dl.text)![1]);

@@ -54,11 +54,24 @@ describe('workspace tasks over HTTP', () => {
     });
   }
 
-  test('a real-shape workspace with two models and a modifier slices to G-code', async () => {
-    const start = await startWs(await uploadWs(twoCubes()));
+  /** Slices a workspace through /v1/ws/tasks; the finished task. */
+  async function sliceWs(ws: unknown, extraFiles: unknown[] = [], settings?: Record<string, unknown>) {
+    const start = await startWs(await uploadWs(ws), extraFiles, settings);
     assert.equal(start.status, 200, start.text);
     const done = await waitForStatus(t, 'ws', start.body.taskId, ['finished', 'failed'], 60_000);
     assert.equal(done.status, 'finished', JSON.stringify(done.error));
+    return done;
+  }
+
+  test('a real-shape workspace with two models and a modifier slices to G-code', async () => {
+    const done = await sliceWs(twoCubes());
+    // the solid modifier over half of one cube costs filament: more than the same cubes without it
+    const plain = await sliceWs(workspaceFile([
+      { name: 'left_cube.stl', mesh: cubeAt(85, 110) },
+      { name: 'right_cube.stl', mesh: cubeAt(135, 110) },
+    ]));
+    const metres = (task: { info: { length: string } }) => parseFloat(task.info.length);
+    assert.ok(metres(done) > metres(plain) * 1.1, `with modifier ${done.info.length}, without ${plain.info.length}`);
     const gcode = (await call(t.url, `/v1/output/${done.output.outputId}/download`, { key: t.key })).text;
     assert.match(gcode, /^;MESH:left_cube\.stl/m);
     assert.match(gcode, /^;MESH:right_cube\.stl/m);

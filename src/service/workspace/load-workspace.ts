@@ -5,12 +5,6 @@ import { filamentFor } from './check-workspace.js';
 import { modelInputsOf, type LoadedPointCloud } from './model-inputs.js';
 import { readWorkspace, type WorkspaceModel } from './read-workspace.js';
 
-/**
- * Whether the engine applies role 'modifier' inputs (issue 4). Until it does, modifiers are left out
- * with a warning: an engine that does not know the role would print them as solid parts.
- */
-export const ENGINE_APPLIES_MODIFIERS = false;
-
 export async function loadWorkspace(
   bytes: Uint8Array,
   fileName: string,
@@ -28,11 +22,5 @@ export async function loadWorkspace(
     loaded.push({ fileName: c.fileName, dims: c.arrayDimensions, bytes, filament });
   }
   const { inputs, warnings } = modelInputsOf(ws, loaded);
-  if (!ENGINE_APPLIES_MODIFIERS && ws.modifiers.length > 0) {
-    for (const m of ws.modifiers) {
-      warnings.push(`modifier '${m.name}' was checked but is not applied yet (this engine build has no density regions): uniform infill`);
-    }
-    return { models: inputs.filter((m) => m.role !== 'modifier'), placed: ws.placed, warnings: [...ws.warnings, ...warnings] };
-  }
   return { models: inputs, placed: ws.placed, warnings: [...ws.warnings, ...warnings] };
 }
