@@ -198,3 +198,19 @@ test('modifiers reach the layer threads (a job tall enough for the executor)', a
     pool.terminate();
   }
 });
+
+test('at 100 % base density a 0.0 modifier still empties its part; bad density inputs fail clearly', async () => {
+  const block: ModelInput = { name: 'block', mesh: meshOf(box(0, 0, 0, 20, 10, 6)) };
+  const empty: ModelInput = { name: 'empty', mesh: meshOf(box(-1, -1, -1, 10, 11, 7)), role: 'modifier', modifier: { densityFactor: 0, priority: 0 } };
+  const solid = { ...s, infillDensity: 100 };
+  const r = await slice([block, empty], solid);
+  const text = new TextDecoder().decode(r.output);
+  // the block lands on 100…120 × 105…115, 30 layers: 3 bottom and 3 top layers of skin
+  const [l, rt] = depositedShare(text, [{ x0: 102, y0: 107, x1: 109, y1: 113 }, { x0: 111, y0: 107, x1: 118, y1: 113 }], 6, 23);
+  assert.ok(l < 0.02, `left under the 0.0 modifier: ${l.toFixed(3)}`);
+  assert.ok(rt >= 0.95, `right stays solid: ${rt.toFixed(3)}`);
+
+  const field = { min: [0, 0, 0] as [number, number, number], max: [20, 10, 6] as [number, number, number], nx: 2, ny: 2, nz: 2, density: new Float32Array(7) };
+  await assert.rejects(slice([{ ...block, densityField: field }], s), /7 values for 2 × 2 × 2 voxels/);
+  await assert.rejects(slice([block, { ...empty, modifier: { densityFactor: 1.5, priority: 0 } }], s), /modifier 'empty': density factor 1.5/);
+});

@@ -91,7 +91,9 @@ export function fillForLayer(
   const w = lineWidthFor(g.index, s);
   const wInfill = Math.round((g.index === 0 ? s.firstLayerLineWidth : s.infillLineWidth) * MM);
   const skinAngle = s.skinAngle + (g.index % 2 === 1 ? 90 : 0);
-  const allSolid = s.infillDensity >= 100;
+  // at 100 % everything is skin, unless modifiers or fields may lower the density somewhere: then
+  // the sparse area stays and its 100 % regions get solid infill lines
+  const allSolid = s.infillDensity >= 100 && !g.density;
   // per model: what the next layers up/down cover
   const coveredAbove: Paths[] = [];
   const coveredBelow: Paths[] = [];

@@ -35,6 +35,7 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   const all: Bounds3 = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
   for (const m of models) {
     if (m.mesh.indices.length === 0) throw new SliceError(`model '${m.name}' has no triangles`, 'BAD_MODEL');
+    checkDensityInputs(m);
     if (m.role !== 'modifier') boundsOf(m.mesh.positions, all);
   }
   const printed = models.filter((m) => m.role !== 'modifier');
@@ -92,4 +93,21 @@ function fieldToUm(f: DensityField, dx: number, dy: number, dz: number): FieldUm
   const d = [dx, dy, dz];
   const um = (v: [number, number, number]): [number, number, number] => [0, 1, 2].map((a) => Math.round((v[a] + d[a]) * 1000)) as [number, number, number];
   return { min: um(f.min), max: um(f.max), nx: f.nx, ny: f.ny, nz: f.nz, density: f.density };
+}
+
+/** The service validates workspaces; this guards the engine against a caller that did not. */
+function checkDensityInputs(m: ModelInput): void {
+  const bad = (what: string) => new SliceError(`${m.role === 'modifier' ? 'modifier' : 'model'} '${m.name}': ${what}`, 'BAD_MODEL');
+  if (m.role === 'modifier' && m.modifier) {
+    const { densityFactor, priority } = m.modifier;
+    if (!(densityFactor >= 0 && densityFactor <= 1)) throw bad(`density factor ${densityFactor} is not within 0…1`);
+    if (!Number.isFinite(priority)) throw bad(`priority ${priority} is not a number`);
+  }
+  const f = m.densityField;
+  if (!f) return;
+  for (const n of [f.nx, f.ny, f.nz]) if (!(Number.isInteger(n) && n > 0)) throw bad(`density field size ${f.nx} × ${f.ny} × ${f.nz} is not a positive grid`);
+  if (f.density.length !== f.nx * f.ny * f.nz) throw bad(`density field has ${f.density.length} values for ${f.nx} × ${f.ny} × ${f.nz} voxels`);
+  for (let a = 0; a < 3; a++) {
+    if (!(Number.isFinite(f.min[a]) && Number.isFinite(f.max[a]) && f.max[a] > f.min[a])) throw bad('density field box is empty or not finite');
+  }
 }
