@@ -55,9 +55,17 @@ export interface EncodedBatchResult {
  * Runs a contiguous group of batches on other threads. `onLayer` is called as layers finish (for
  * progress). Implemented outside the engine (src/runner/layer-pool.ts), which owns the threads.
  */
+/** Options of runLayerBatch. */
+export interface BatchOptions {
+  /** hands the plans over in chunks of `chunkLayers` layers (default 32) as they are made instead of
+   *  returning them: walls, regions and op objects then exist for about one chunk at a time */
+  onChunk?: (plans: LayerPlan[]) => void;
+  chunkLayers?: number;
+}
+
 export type LayerExecutor = (batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal) => Promise<EncodedBatchResult[]>;
 
-export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal): BatchResult {
+export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal, options: BatchOptions = {}): BatchResult {
   const s = b.settings;
   const timings: Record<string, number> = {};
   let t0 = performance.now();
@@ -89,41 +97,61 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   };
   timings.slice = performance.now() - t0;
 
-  // walls of the batch and of the neighbours skin detection looks at
-  t0 = performance.now();
-  const walls: IslandWalls[][] = [];
-  const inner: Paths[][] = [];
-  for (let j = lo; j < hi; j++) {
-    if ((j & 3) === 0) throwIfAborted(signal);
-    walls[j - lo] = wallsForLayer(geometryOf(j)!, s);
-    inner[j - lo] = innerAreasByModel(walls[j - lo], b.models.length);
-  }
-  const tWalls = performance.now() - t0;
-  t0 = performance.now();
-  const regions: LayerRegions[] = [];
-  for (let i = b.from; i < b.to; i++) {
-    if ((i & 3) === 0) throwIfAborted(signal);
-    regions.push(fillForLayer(geometryOf(i)!, walls[i - lo], (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s));
-  }
-  const tFill = performance.now() - t0;
-  timings.walls = tWalls;
-  timings.fill = tFill;
-  if (b.from === 0 && regions.length > 0) addAdhesion(regions[0], geometryOf(0)!, s);
-
-  t0 = performance.now();
+  // walls of the batch and of the neighbours skin detection looks at: made a chunk ahead, dropped
+  // once no later layer looks at them
+  const walls: Array<IslandWalls[] | undefined> = [];
+  const inner: Array<Paths[] | undefined> = [];
+  let wallsMade = lo;
+  const makeWalls = (end: number): void => {
+    for (; wallsMade < end; wallsMade++) {
+      const j = wallsMade;
+      if ((j & 3) === 0) throwIfAborted(signal);
+      walls[j - lo] = wallsForLayer(geometryOf(j)!, s);
+      inner[j - lo] = innerAreasByModel(walls[j - lo]!, b.models.length);
+    }
+  };
   const opts = { seamTarget: defaultSeamTarget(s) };
   // a batch after the first does not know where the previous layer ended: null lets the planner
   // retract and go straight to its first path
   let pos: { x: number; y: number } | null = b.from === 0 ? startPosition(s) : null;
   const plans: LayerPlan[] = [];
-  for (const layer of regions) {
-    throwIfAborted(signal);
-    const { plan, end } = planLayer(layer, s, b.modelNames, pos, b.specs.length, opts);
-    plans.push(plan);
-    pos = end;
-    onLayer?.();
+  const chunk = options.onChunk ? Math.max(1, options.chunkLayers ?? 32) : Math.max(1, b.to - b.from);
+  let tWalls = 0;
+  let tFill = 0;
+  let tPlan = 0;
+  for (let c = b.from; c < b.to; c += chunk) {
+    const cEnd = Math.min(b.to, c + chunk);
+    t0 = performance.now();
+    makeWalls(Math.min(hi, cEnd + s.topLayers));
+    tWalls += performance.now() - t0;
+    t0 = performance.now();
+    const regions: LayerRegions[] = [];
+    for (let i = c; i < cEnd; i++) {
+      if ((i & 3) === 0) throwIfAborted(signal);
+      regions.push(fillForLayer(geometryOf(i)!, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s));
+    }
+    tFill += performance.now() - t0;
+    if (c === 0 && regions.length > 0) addAdhesion(regions[0], geometryOf(0)!, s);
+    for (let j = lo; j < cEnd - s.bottomLayers; j++) {
+      walls[j - lo] = undefined;
+      inner[j - lo] = undefined;
+    }
+
+    t0 = performance.now();
+    const chunkPlans: LayerPlan[] = options.onChunk ? [] : plans;
+    for (const layer of regions) {
+      throwIfAborted(signal);
+      const { plan, end } = planLayer(layer, s, b.modelNames, pos, b.specs.length, opts);
+      chunkPlans.push(plan);
+      pos = end;
+      onLayer?.();
+    }
+    options.onChunk?.(chunkPlans);
+    tPlan += performance.now() - t0;
   }
-  timings.plan = performance.now() - t0;
+  timings.walls = tWalls;
+  timings.fill = tFill;
+  timings.plan = tPlan;
   return { from: b.from, to: b.to, plans, timings };
 }
 

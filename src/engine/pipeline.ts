@@ -9,9 +9,9 @@ import { initGeometry } from './geom/clipper.js';
 import { placeModels } from './setup/place.js';
 import { layerSpecs } from './setup/layer-heights.js';
 import { runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
-import { decodePlans } from './plan/codec.js';
+import { encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
 import type { LayerPlan } from './plan/types.js';
-import { writeGcode } from './output/index.js';
+import { writeGcodeBytes } from './output/gcode-writer.js';
 import { ENGINE_VERSION } from './version.js';
 
 export interface PipelineOptions extends SliceOptions {
@@ -25,6 +25,9 @@ export interface PipelineOptions extends SliceOptions {
 /** Below this many layers, threads cost more than they save (measured: 3DBenchy, 240 layers, is faster
  * on one thread; the bunny, 771 layers, 1.4× faster on two). */
 const MIN_LAYERS_FOR_THREADS = 300;
+/** Layers planned at a time on this thread before they are packed (walls, regions and op objects
+ * exist for about this many layers at once). */
+const SERIAL_CHUNK_LAYERS = 32;
 /** Share of the progress bar the layer work takes; the rest is G-code output. */
 const LAYER_SHARE = 0.85;
 
@@ -60,27 +63,33 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const batch = (from: number, to: number): LayerBatch => ({ models: batchModels, modelNames: names, specs, from, to, settings });
 
   t0 = performance.now();
-  let plans: LayerPlan[];
+  // plans stay packed until the writer decodes them, one layer at a time
+  const packed: EncodedPlans[] = [];
   if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS) {
     const ranges = splitLayers(specs.length, opts.batches ?? 16);
     const results = await opts.executor(ranges.map(([a, b]) => batch(a, b)), onLayer, signal);
     results.sort((a, b) => a.from - b.from);
-    plans = results.flatMap((r) => decodePlans(r.encoded));
-    for (const r of results) mergeTimings(timings, r.timings);
+    for (const r of results) {
+      packed.push(r.encoded);
+      mergeTimings(timings, r.timings);
+    }
+    results.length = 0;
   } else {
-    const r = runLayerBatch(batch(0, specs.length), onLayer, signal);
-    plans = r.plans;
+    // one batch (the cross-sections of all layers come from one sweep), its plans packed chunk by chunk
+    const onChunk = (plans: LayerPlan[]) => packed.push(encodePlans(plans));
+    const r = runLayerBatch(batch(0, specs.length), onLayer, signal, { onChunk, chunkLayers: SERIAL_CHUNK_LAYERS });
     mergeTimings(timings, r.timings);
   }
   timings.layers = performance.now() - t0;
-  // a spike's tip leaves empty layers at the top: drop them
-  while (plans.length > 0 && !plans[plans.length - 1].ops.some((o) => o.op === 'extrude')) plans.pop();
+  // a spike's tip leaves empty layers at the top: the source drops them
+  const plans = packedPlanSource(packed);
+  packed.length = 0; // the source lets each part go once the writer is past it
   if (plans.length === 0) throw new SliceError('the model has no printable cross-section (is it a closed solid?)', 'EMPTY');
 
   throwIfAborted(signal);
   t0 = performance.now();
-  const written = writeGcode(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
-  const output = new TextEncoder().encode(written.text);
+  const written = writeGcodeBytes(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
+  const output = written.output;
   timings.output = performance.now() - t0;
   opts.onProgress?.(1, 'done');
 

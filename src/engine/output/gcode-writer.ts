@@ -6,7 +6,7 @@ import type { LayerPlan } from '../plan/types.js';
 import type { SliceSettings } from '../settings.js';
 import type { Bounds3 } from '../types.js';
 import { sumByGroup } from './estimator.js';
-import { flavorRules, klipperObjectNames } from './flavors.js';
+import { flavorRules, klipperObjectNames, type FlavorRules } from './flavors.js';
 import { headerLines } from './header.js';
 import { LayerEmitter } from './layer-emitter.js';
 import { limitsFromSettings } from './limits.js';
@@ -16,6 +16,8 @@ import { parseGcode } from './parse-gcode.js';
 import { simulate } from './simulate.js';
 import { fillTemplate, templateSetsTemperatures, templateValues } from './template.js';
 import { trailerLines } from './trailer.js';
+import { ByteChunks, ByteParts } from './byte-parts.js';
+import { planSourceOf, type PlanSource } from './plan-source.js';
 
 export interface GcodeMeta {
   modelNames: string[];
@@ -41,7 +43,21 @@ export interface WrittenGcode {
   stats: GcodeStats;
 }
 
-export function writeGcode(plans: readonly LayerPlan[], settings: SliceSettings, meta: GcodeMeta): WrittenGcode {
+export interface WrittenGcodeBytes {
+  /** the file, UTF-8 */
+  output: Uint8Array;
+  stats: GcodeStats;
+}
+
+/** The file as text (convenient for tests and small prints); slices use writeGcodeBytes. */
+export function writeGcode(plans: readonly LayerPlan[] | PlanSource, settings: SliceSettings, meta: GcodeMeta): WrittenGcode {
+  const { output, stats } = writeGcodeBytes(plans, settings, meta);
+  return { text: new TextDecoder().decode(output), stats };
+}
+
+/** The file as bytes: layers are read one at a time and their text kept only as UTF-8. */
+export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settings: SliceSettings, meta: GcodeMeta): WrittenGcodeBytes {
+  const plans: PlanSource = Array.isArray(input) ? planSourceOf(input) : (input as PlanSource);
   const rules = flavorRules(settings.gcodeFlavor);
   const layerCount = plans.length;
   const values = templateValues(settings, { layer_count: String(layerCount) });
@@ -49,10 +65,71 @@ export function writeGcode(plans: readonly LayerPlan[], settings: SliceSettings,
   const endGcode = fillTemplate(settings.endGcode, values);
   const objectNames = klipperObjectNames(meta.modelNames);
 
-  // ── pass 1: layer text and machine moves ────────────────────────────────────────────────────
-  let opCount = 0;
-  for (const p of plans) opCount += p.ops.length;
-  const moves = new MoveBuffer(opCount + plans.length + 256);
+  const { bodies, layerIndices, startTime, layerTimesS, printTimeS, emitted } = emitAndTime(
+    plans, settings, meta, rules, objectNames, startGcode, endGcode,
+  );
+
+  // ── totals ─────────────────────────────────────────────────────────────────────────────────
+  const filamentMm = Math.max(0, emitted.netFilamentMm);
+  const radius = settings.filamentDiameter / 2;
+  const filamentMm3 = filamentMm * Math.PI * radius * radius;
+  const filamentG = (filamentMm3 / 1000) * settings.filamentDensity;
+  const b = emitted.bounds;
+  const bounds: Bounds3 =
+    b.minX <= b.maxX
+      ? { min: [b.minX / 1000, b.minY / 1000, b.minZ / 1000], max: [b.maxX / 1000, b.maxY / 1000, b.maxZ / 1000] }
+      : { min: [0, 0, 0], max: [0, 0, 0] };
+  if (!(b.minZ <= b.maxZ)) {
+    bounds.min[2] = 0;
+    bounds.max[2] = 0;
+  }
+  const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS };
+
+  // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
+  const out = new ByteParts();
+  out.push(...headerLines(rules, settings, stats, meta.generator));
+  out.push('');
+  if (rules.klipper) out.push(...objectDefinitions(emitted.modelBounds, objectNames));
+  if (settings.emitMachineLimits) out.push(...rules.limitLines(limitsFromSettings(settings)));
+  out.push(...temperaturePreamble(settings));
+  if (startGcode.trim() !== '') out.push(startGcode.replace(/\s+$/, ''));
+  out.push(settings.relativeExtrusion ? 'M83 ;relative extrusion mode' : 'M82 ;absolute extrusion mode', 'G92 E0');
+  if (rules.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${layerCount}`);
+  out.push(`;LAYER_COUNT:${layerCount}`);
+  let elapsed = startTime;
+  for (let i = 0; i < layerCount; i++) {
+    out.push(`;LAYER:${layerIndices[i]}`, progressLine(elapsed, printTimeS));
+    const body = bodies.piece(i);
+    if (body.length > 0) out.push(body);
+    elapsed += layerTimesS[i]!;
+    out.push(`;TIME_ELAPSED:${mm3(elapsed)}`);
+  }
+  out.push('M73 P100 R0');
+  if (endGcode.trim() !== '') out.push(endGcode.replace(/\s+$/, ''));
+  out.push(
+    '',
+    ...trailerLines({ filamentMm, filamentMm3, filamentG, printTimeS, firstLayerTimeS: layerTimesS[0] ?? 0 }),
+    '',
+  );
+  return { output: out.join(), stats };
+}
+
+/**
+ * Pass 1 and the time: each layer's text (kept as UTF-8) and machine moves, then the simulation.
+ * The moves and the simulation's arrays (the largest things the writer makes) are dropped when this
+ * returns, before the file is assembled.
+ */
+function emitAndTime(
+  plans: PlanSource,
+  settings: SliceSettings,
+  meta: GcodeMeta,
+  rules: FlavorRules,
+  objectNames: readonly string[],
+  startGcode: string,
+  endGcode: string,
+) {
+  const layerCount = plans.length;
+  const moves = new MoveBuffer(plans.opCount + plans.length + 256);
   const start = parseGcode(startGcode, { into: moves });
   const startMoves = moves.length;
   const emitter = new LayerEmitter({
@@ -65,11 +142,14 @@ export function writeGcode(plans: readonly LayerPlan[], settings: SliceSettings,
     start: { x: Math.round(start.end.x * 1000), y: Math.round(start.end.y * 1000), z: Math.round(start.end.z * 1000) },
   });
   const layerStarts: number[] = [];
-  const bodies: string[] = [];
-  plans.forEach((plan, i) => {
+  const layerIndices: number[] = [];
+  const bodies = new ByteChunks();
+  for (let i = 0; i < layerCount; i++) {
+    const plan = plans.get(i);
     layerStarts.push(moves.length);
-    bodies.push(emitter.emitLayer(plan, i).join('\n'));
-  });
+    layerIndices.push(plan.index);
+    bodies.append(emitter.emitLayer(plan, i).join('\n'));
+  }
   const endMoves = moves.length;
   const end = parseGcode(endGcode, {
     into: moves,
@@ -83,7 +163,6 @@ export function writeGcode(plans: readonly LayerPlan[], settings: SliceSettings,
     },
   });
 
-  // ── time ───────────────────────────────────────────────────────────────────────────────────
   const sim = simulate(moves, limitsFromSettings(settings));
   const startTime = sumRange(sim.moveTimes, 0, startMoves) + start.dwellS;
   const layerTimesS = sumByGroup(sim.moveTimes, layerStarts, endMoves);
@@ -91,47 +170,8 @@ export function writeGcode(plans: readonly LayerPlan[], settings: SliceSettings,
   const layersTime = layerTimesS.reduce((a, b) => a + b, 0);
   const printTimeS = startTime + layersTime + endTime;
 
-  // ── totals ─────────────────────────────────────────────────────────────────────────────────
-  const filamentMm = Math.max(0, emitter.netFilamentMm);
-  const radius = settings.filamentDiameter / 2;
-  const filamentMm3 = filamentMm * Math.PI * radius * radius;
-  const filamentG = (filamentMm3 / 1000) * settings.filamentDensity;
-  const b = emitter.bounds;
-  const bounds: Bounds3 =
-    b.minX <= b.maxX
-      ? { min: [b.minX / 1000, b.minY / 1000, b.minZ / 1000], max: [b.maxX / 1000, b.maxY / 1000, b.maxZ / 1000] }
-      : { min: [0, 0, 0], max: [0, 0, 0] };
-  if (!(b.minZ <= b.maxZ)) {
-    bounds.min[2] = 0;
-    bounds.max[2] = 0;
-  }
-  const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS };
-
-  // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
-  const out: string[] = headerLines(rules, settings, stats, meta.generator);
-  out.push('');
-  if (rules.klipper) out.push(...objectDefinitions(emitter, objectNames));
-  if (settings.emitMachineLimits) out.push(...rules.limitLines(limitsFromSettings(settings)));
-  out.push(...temperaturePreamble(settings));
-  if (startGcode.trim() !== '') out.push(startGcode.replace(/\s+$/, ''));
-  out.push(settings.relativeExtrusion ? 'M83 ;relative extrusion mode' : 'M82 ;absolute extrusion mode', 'G92 E0');
-  if (rules.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${layerCount}`);
-  out.push(`;LAYER_COUNT:${layerCount}`);
-  let elapsed = startTime;
-  for (let i = 0; i < layerCount; i++) {
-    out.push(`;LAYER:${plans[i]!.index}`, progressLine(elapsed, printTimeS));
-    if (bodies[i]!.length > 0) out.push(bodies[i]!);
-    elapsed += layerTimesS[i]!;
-    out.push(`;TIME_ELAPSED:${mm3(elapsed)}`);
-  }
-  out.push('M73 P100 R0');
-  if (endGcode.trim() !== '') out.push(endGcode.replace(/\s+$/, ''));
-  out.push(
-    '',
-    ...trailerLines({ filamentMm, filamentMm3, filamentG, printTimeS, firstLayerTimeS: layerTimesS[0] ?? 0 }),
-    '',
-  );
-  return { text: out.join('\n'), stats };
+  const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds };
+  return { bodies, layerIndices, startTime, layerTimesS, printTimeS, emitted };
 }
 
 function sumRange(times: Float64Array, from: number, to: number): number {
@@ -161,11 +201,11 @@ function temperaturePreamble(s: SliceSettings): string[] {
 }
 
 /** Klipper EXCLUDE_OBJECT_DEFINE per printed model: its name, centre and XY bounding rectangle. */
-function objectDefinitions(emitter: LayerEmitter, names: readonly string[]): string[] {
+function objectDefinitions(modelBounds: LayerEmitter['modelBounds'], names: readonly string[]): string[] {
   const lines: string[] = [];
-  const models = [...emitter.modelBounds.keys()].sort((a, b) => a - b);
+  const models = [...modelBounds.keys()].sort((a, b) => a - b);
   for (const m of models) {
-    const [x0, y0, x1, y1] = emitter.modelBounds.get(m)!;
+    const [x0, y0, x1, y1] = modelBounds.get(m)!;
     if (!(x0 <= x1)) continue; // announced but never extruded
     const f = micronsToMm;
     const cx = Math.round((x0 + x1) / 2);

@@ -1,0 +1,19 @@
+// What the G-code writer reads: the layer plans, one at a time. A source may decode each layer on
+// demand from packed data, so that a big print's op objects never all exist at once.
+import type { LayerPlan } from '../plan/types.js';
+
+export interface PlanSource {
+  /** number of layers */
+  readonly length: number;
+  /** operations over all layers (sizes the move buffer) */
+  readonly opCount: number;
+  /** layer `i`; the writer asks for each layer once, in order (a source may let earlier ones go) */
+  get(i: number): LayerPlan;
+}
+
+/** A source over plans already in memory. */
+export function planSourceOf(plans: readonly LayerPlan[]): PlanSource {
+  let opCount = 0;
+  for (const p of plans) opCount += p.ops.length;
+  return { length: plans.length, opCount, get: (i) => plans[i]! };
+}
