@@ -1,0 +1,89 @@
+// The lean output path: byte storage, packed plans read one layer at a time, chunked planning.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ByteChunks, ByteParts } from '../src/engine/output/byte-parts.js';
+import { writeGcode, writeGcodeBytes } from '../src/engine/output/gcode-writer.js';
+import { encodePlans, packedPlanSource, decodePlans } from '../src/engine/plan/codec.js';
+import { runLayerBatch, type LayerBatch } from '../src/engine/batch.js';
+import { layerSpecs } from '../src/engine/setup/layer-heights.js';
+import { initGeometry } from '../src/engine/geom/clipper.js';
+import { defaultSettings } from '../src/profiles/defaults.js';
+import type { LayerPlan } from '../src/engine/plan/types.js';
+import { box, merge } from './mesh-fixtures.js';
+
+const META = { modelNames: ['part.stl'], generator: 'Stratum test' };
+
+function layer(i: number, extrudes = true): LayerPlan {
+  const x = 100000 + i * 1000;
+  return {
+    index: i,
+    z: 200 * (i + 1),
+    height: 200,
+    ops: [
+      { op: 'feature', type: 'WALL-OUTER', model: 0, modelName: 'part.stl' },
+      { op: 'travel', x, y: 100000, speed: 150 },
+      ...(extrudes ? [{ op: 'extrude' as const, x: x + 20000, y: 100000, e: 0.66516, speed: 25 }] : []),
+      { op: 'comment', text: `layer ${i} – done` },
+    ],
+  };
+}
+
+test('ByteChunks keeps each piece intact, across chunks and with non-ASCII text', () => {
+  const c = new ByteChunks();
+  const big = 'G1 X1 Y2\n'.repeat(200_000); // larger than one chunk
+  const texts = ['', 'plain', 'µm ✓ ünïcode', big, 'after the big one', big.slice(0, 700_000)];
+  const ids = texts.map((t) => c.append(t));
+  const dec = new TextDecoder();
+  ids.forEach((id, k) => assert.equal(dec.decode(c.piece(id)), texts[k]));
+});
+
+test('ByteParts.join matches string join and UTF-8 encoding', () => {
+  const p = new ByteParts();
+  const enc = new TextEncoder();
+  p.push('a', '', 'ß');
+  p.push(enc.encode('mid'), 'end', '');
+  assert.deepEqual(p.join(), enc.encode(['a', '', 'ß', 'mid', 'end', ''].join('\n')));
+  assert.equal(new ByteParts().join().length, 0);
+});
+
+test('packed plans read one layer at a time give the same file; empty top layers are dropped', () => {
+  const plans = Array.from({ length: 12 }, (_, i) => layer(i, i < 10));
+  const parts = [encodePlans(plans.slice(0, 5)), encodePlans(plans.slice(5, 9)), encodePlans(plans.slice(9))];
+  const source = packedPlanSource(parts);
+  assert.equal(source.length, 10);
+  assert.equal(source.opCount, 40);
+  const fromSource = writeGcodeBytes(source, defaultSettings(), META);
+  const direct = writeGcode(plans.slice(0, 10), defaultSettings(), META);
+  assert.equal(new TextDecoder().decode(fromSource.output), direct.text);
+  assert.deepEqual(fromSource.stats, direct.stats);
+  assert.match(direct.text, /;LAYER:9\n/);
+  assert.doesNotMatch(direct.text, /;LAYER:10\n/);
+  // parts the reader has passed are let go
+  assert.throws(() => source.get(0), /already read/);
+  assert.deepEqual(decodePlans(parts[2]!), plans.slice(9));
+});
+
+test('planning in chunks gives the same plans as planning the batch at once', async () => {
+  await initGeometry();
+  // a slab with a tower: skins and infill change along the height, across chunk boundaries
+  const mesh = merge(box(90000, 90000, 0, 130000, 130000, 2000), box(105000, 105000, 2000, 115000, 115000, 6000));
+  const settings = defaultSettings();
+  const specs = layerSpecs(6000, settings.firstLayerHeight, settings.layerHeight);
+  const batch: LayerBatch = {
+    models: [{ positions: Float64Array.from(mesh.positions), indices: Uint32Array.from(mesh.indices) }],
+    modelNames: ['part.stl'],
+    specs,
+    from: 0,
+    to: specs.length,
+    settings,
+  };
+  const whole = runLayerBatch(batch).plans;
+  const chunks: LayerPlan[][] = [];
+  let layersSeen = 0;
+  const r = runLayerBatch(batch, () => layersSeen++, undefined, { chunkLayers: 7, onChunk: (p) => chunks.push(p) });
+  assert.equal(r.plans.length, 0);
+  assert.equal(layersSeen, specs.length);
+  assert.deepEqual(chunks.map((c) => c.length), [7, 7, 7, 7, 2]);
+  assert.deepEqual(chunks.flat(), whole);
+  assert.ok(whole.some((p) => p.ops.some((o) => o.op === 'feature' && o.type === 'SKIN')));
+});
