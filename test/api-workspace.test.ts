@@ -149,6 +149,27 @@ describe('workspace tasks over HTTP', () => {
       assert.equal(done.status, 'finished', JSON.stringify(done.error));
     });
 
+    test('a NaN in the cloud fails the task (SF000) naming the voxel; an unknown filament is URE003', async () => {
+      const nan = encodePointCloud(Array.from({ length: 16 }, (_, i) => (i === 5 ? NaN : 70)));
+      const pc = (await upload(t, 'PC_SV', 'soft.pcsv', nan)).body.fileId;
+      const start = await startWs(await uploadWs(pcWorkspace('soft.pcsv')), [pcEntry(pc, { filamentName: 'Generic_TPU95A' })]);
+      assert.equal(start.status, 200, start.text);
+      const failed = await waitForStatus(t, 'ws', start.body.taskId, ['finished', 'failed'], 60_000);
+      assert.equal(failed.error?.errorCode, 'SF000');
+      assert.match(failed.error.message, /value \[1\]\[0\]\[1\] \(byte 40\) is NaN/);
+      const unknown = await startWs(await uploadWs(pcWorkspace('soft.pcsv')), [pcEntry(pc, { filamentName: 'Generic_TPU96X' })]);
+      assert.equal(unknown.status, 404, unknown.text);
+      assert.equal(unknown.body.errorCode, 'URE003');
+    });
+
+    test('a PC_SV file no modifier references is listed and reported in the warnings', async () => {
+      const pc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud)).body.fileId;
+      const start = await startWs(await uploadWs(twoCubes()), [pcEntry(pc)]);
+      assert.equal(start.status, 200, start.text);
+      assert.equal(start.body.files.length, 2);
+      assert.ok(start.body.warnings.some((w: string) => /'soft\.pcsv' is referenced by no modifier/.test(w)), start.text);
+    });
+
     test('point-cloud problems fail at task start with URE000', async () => {
       const pc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud)).body.fileId;
       const shortPc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud.subarray(0, 120))).body.fileId;
