@@ -91,6 +91,24 @@ describe('workspace tasks over HTTP', () => {
     assert.ok(maxX > 143.5 && maxX < 146, `right edge ${maxX}`);
   });
 
+  test('an XML configuration applies to a workspace task; EXTRA and PC_DE files are listed, not sliced', async () => {
+    const xml = '<configuration><setting name="layerHeight">0.25</setting><setting name="firstLayerHeight">0.25</setting></configuration>';
+    const ids = {
+      xml: (await upload(t, 'XML', 'fine.xml', xml)).body.fileId,
+      extra: (await upload(t, 'EXTRA', 'notes.txt', 'customer 42')).body.fileId,
+      pcde: (await upload(t, 'PC_DE', 'density.bin', new Uint8Array(16))).body.fileId,
+    };
+    const ws = workspaceFile([{ name: 'cube.stl', mesh: cubeAt(110, 110) }]);
+    const done = await sliceWs(ws, [
+      { fileId: ids.xml, type: 'XML', fileName: 'fine.xml' },
+      { fileId: ids.extra, type: 'EXTRA', fileName: 'notes.txt' },
+      { fileId: ids.pcde, type: 'PC_DE', fileName: 'density.bin' },
+    ]);
+    assert.deepEqual(done.files.map((f: { type: string }) => f.type), ['WS', 'XML', 'EXTRA', 'PC_DE']);
+    const gcode = (await call(t.url, `/v1/output/${done.output.outputId}/download`, { key: t.key })).text;
+    assert.equal(gcode.match(/^;LAYER:\d+/gm)?.length, 80, '20 mm at 0.25 mm layers');
+  });
+
   test('a model off the bed fails with SF000 naming it', async () => {
     const ws = workspaceFile([
       { name: 'on_bed.stl', mesh: cubeAt(110, 110) },
