@@ -147,6 +147,18 @@ describe('workspace tasks over HTTP', () => {
     }
   });
 
+  test('a workspace over 1 MiB is checked on a thread, with the same URE000 and path', async () => {
+    const big = { ...edited(twoCubes(), 1, (m) => (m.ModelIndices[42] = 99999)), Padding: 'x'.repeat(1_200_000) };
+    const start = await startWs(await uploadWs(big));
+    assert.equal(start.status, 400, start.text);
+    assert.equal(start.body.errorCode, 'URE000');
+    assert.match(start.body.message, /Models\[1\]\.ModelIndices\[42\] is 99999/);
+    assert.deepEqual(start.body.details, { path: 'Models[1].ModelIndices[42]' });
+    const good = await startWs(await uploadWs({ ...twoCubes(), Padding: 'x'.repeat(1_200_000) }));
+    assert.equal(good.status, 200, good.text);
+    await waitForStatus(t, 'ws', good.body.taskId, ['finished', 'failed'], 60_000);
+  });
+
   describe('point clouds', () => {
     const dims: [number, number, number] = [4, 2, 2];
     const cloud = encodePointCloud(Array.from({ length: 16 }, (_, i) => 60 + i * 2));

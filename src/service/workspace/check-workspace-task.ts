@@ -5,12 +5,12 @@ import { badRequest } from '../errors.js';
 import type { FileRecord, SliceRequest } from '../model.js';
 import { settingsErrorToApi } from '../settings-check.js';
 import type { FileEntry } from '../task-request.js';
-import { checkWorkspace, type PointCloudEntry } from './check-workspace.js';
-import { readWorkspace } from './read-workspace.js';
+import { checkWorkspaceBytes } from './check-off-thread.js';
+import type { PointCloudEntry } from './check-workspace.js';
 
 /**
- * Workspaces above this size are only checked by the worker (a failed task, SF000): parsing hundreds
- * of megabytes of JSON on the HTTP thread would stall every other request.
+ * Workspaces above this size are only checked by the slicing worker (a failed task, SF000): the
+ * check thread would need about 15× the file size in memory.
  */
 const MAX_CHECKED_AT_START = 64 * 1024 * 1024;
 
@@ -36,9 +36,7 @@ export async function checkWorkspaceTask(
   }
   if (wsFile.size > MAX_CHECKED_AT_START) return [];
   try {
-    const ws = readWorkspace(await blobs.read(wsFile.blobKey), wsFile.fileName);
-    const { warnings } = checkWorkspace(ws, entries, request.filament);
-    return [...ws.warnings, ...warnings];
+    return await checkWorkspaceBytes(await blobs.read(wsFile.blobKey), wsFile.fileName, entries, request.filament);
   } catch (err) {
     const e = err as { name?: string; message?: string; path?: string };
     if (e?.name === 'WorkspaceError') {
