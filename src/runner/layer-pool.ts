@@ -63,6 +63,9 @@ export class LayerPool {
         if (!batch) {
           if (running === 0 && !failed) {
             signal?.removeEventListener('abort', onAbort);
+            // idle threads would keep their heaps and geometry memory (which never shrinks) while the
+            // caller writes the G-code and after; the next run starts fresh ones (~0.1 s)
+            this.terminate();
             resolve(results);
           }
           return;
