@@ -161,7 +161,7 @@ describe('workspace tasks over HTTP', () => {
 
   describe('point clouds', () => {
     const dims: [number, number, number] = [4, 2, 2];
-    const cloud = encodePointCloud(Array.from({ length: 16 }, (_, i) => 60 + i * 2));
+    const cloud = encodePointCloud(Array.from({ length: 16 }, (_, i) => 40 + i * 4)); // 40…100 Shore A
     /** one cube with a point-cloud modifier over its bounding box (or `modBox`) naming `ref` */
     const pcWorkspace = (ref: string, modBox: Mesh = box(100, 100, 0, 120, 120, 20)) =>
       workspaceFile([
@@ -177,6 +177,8 @@ describe('workspace tasks over HTTP', () => {
       assert.deepEqual(start.body.files[1], { fileId: pc, fileName: 'soft.pcsv', type: 'PC_SV', arrayDimensions: dims, filamentName: 'Generic_TPU95A' });
       const done = await waitForStatus(t, 'ws', start.body.taskId, ['finished', 'failed'], 60_000);
       assert.equal(done.status, 'finished', JSON.stringify(done.error));
+      // TPU95A's table runs 50…95 A: 40, 44, 48, 96 and 100 are clamped, and the task says so
+      assert.ok(done.warnings?.some((w: string) => /'soft\.pcsv': 5 of 16 hardness values \(range 40…100\)/.test(w)), JSON.stringify(done.warnings));
     });
 
     test('a NaN in the cloud fails the task (SF000) naming the voxel; an unknown filament is URE003', async () => {
