@@ -214,3 +214,29 @@ test('at 100 % base density a 0.0 modifier still empties its part; bad density i
   await assert.rejects(slice([{ ...block, densityField: field }], s), /7 values for 2 × 2 × 2 voxels/);
   await assert.rejects(slice([block, { ...empty, modifier: { densityFactor: 1.5, priority: 0 } }], s), /modifier 'empty': density factor 1.5/);
 });
+
+test('a fine radial field: no connectors along density borders, measured density follows the field', { skip: !cubeFile }, async () => {
+  const cube = parseModel(readFileSync(cubeFile!), 'xyz_calibration_cube.stl').mesh;
+  const b = meshBounds(cube);
+  const n = 32; // 0.625 mm voxels, densities 10 % in the middle rising to 70 % at the corners
+  const fieldAt = (ix: number, iy: number) => 10 + 60 * Math.min(1, Math.hypot(ix - n / 2, iy - n / 2) / (n / 2));
+  const density = new Float32Array(n * n * n);
+  for (let ix = 0; ix < n; ix++) for (let iy = 0; iy < n; iy++) density.fill(fieldAt(ix, iy), (ix * n + iy) * n, (ix * n + iy + 1) * n);
+  const r = await slice([{ name: 'cube', mesh: cube, densityField: { min: b.min, max: b.max, nx: n, ny: n, nz: n, density } }], s);
+  const text = new TextDecoder().decode(r.output);
+  // the cube lands on 100…120: expected share = the quantised field averaged over the window
+  const wins: Win[] = [{ x0: 104, y0: 109, x1: 106, y1: 111 }, { x0: 102, y0: 102, x1: 103.5, y1: 103.5 }, { x0: 108.5, y0: 108.5, x1: 111.5, y1: 111.5 }];
+  const expected = wins.map((w) => {
+    let sum = 0, count = 0;
+    for (let x = w.x0 + 0.025; x < w.x1; x += 0.05) {
+      for (let y = w.y0 + 0.025; y < w.y1; y += 0.05) {
+        sum += quantiseDensity(fieldAt(Math.floor((x - 100) / 0.625), Math.floor((y - 100) / 0.625)));
+        count++;
+      }
+    }
+    return sum / count / 100;
+  });
+  const shares = depositedShare(text, wins, 20, 80);
+  if (process.env.DENSITY_REPORT) console.log('radial field', { shares, expected });
+  shares.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 0.05, `window ${i}: ${v.toFixed(3)} for ${expected[i].toFixed(3)}`));
+});

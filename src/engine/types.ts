@@ -104,6 +104,11 @@ export interface ExtrusionPath {
   model: number;
   /** speed override in mm/s (otherwise the feature's speed) */
   speed?: number;
+  /**
+   * infill of a density region (modifiers, density fields): the planner joins consecutive infill
+   * lines by a connector only when both belong to the same region (undefined = the island's one region)
+   */
+  densityRegion?: number;
 }
 
 /** Progress callback: fraction done in [0, 1] and the stage name. */

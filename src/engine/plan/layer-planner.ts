@@ -103,8 +103,11 @@ export function planLayer(
   // extruded connector (as PrusaSlicer's rectilinear infill does): no travel, no retraction, and
   // the lines are anchored to each other. Only when the connector stays inside the comb area.
   const connectMax = s.infillDensity > 0 ? (1.5 * s.infillLineWidth * 1000 * 100) / Math.min(100, s.infillDensity) : 0;
-  const connect = (v: Visit, sx: number, sy: number, r: CombRegion | null, ePerUm: number, speed: number): boolean => {
+  const connect = (v: Visit, prev: Visit, sx: number, sy: number, r: CombRegion | null, ePerUm: number, speed: number): boolean => {
     if (!r || v.path.type !== 'FILL') return false;
+    // lines of different density regions end at their shared border: a connector there would add
+    // material along it that neither region asked for
+    if (prev.path.densityRegion !== v.path.densityRegion) return false;
     const d = Math.hypot(sx - ops.x, sy - ops.y);
     if (d === 0 || d > connectMax) return false;
     const hits: number[] = [];
@@ -120,7 +123,7 @@ export function planLayer(
       const [sx, sy] = visitStart(v);
       if (role === 'infill' && previous !== null) {
         const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
-        if (connect(v, sx, sy, region ? region() : null, ePerUm, pathSpeed(v.path, role, index, s))) {
+        if (connect(v, previous, sx, sy, region ? region() : null, ePerUm, pathSpeed(v.path, role, index, s))) {
           ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
           previous = v;
           continue;

@@ -121,7 +121,8 @@ export function fillForLayer(
       const area = offset(sparse, (s.infillOverlap / 100) * wInfill - wInfill / 2, 'miter', 3);
       // regions are cut from the already shrunk area, so lines of neighbouring densities meet at
       // their border; every pattern is anchored to the global grid, so they stay aligned there
-      for (const r of densityRegions(area, s.infillDensity, ov)) {
+      const regions = densityRegions(area, s.infillDensity, ov);
+      regions.forEach((r, k) => {
         const lines = infillLines(r.area, {
           pattern: s.infillPattern,
           density: r.density,
@@ -130,8 +131,12 @@ export function fillForLayer(
           layerIndex: g.index,
           z: g.z,
         });
-        for (const points of lines) infill.push({ type: 'FILL', points, closed: false, width: wInfill, model: iw.model });
-      }
+        for (const points of lines) {
+          const path: ExtrusionPath = { type: 'FILL', points, closed: false, width: wInfill, model: iw.model };
+          if (regions.length > 1) path.densityRegion = k;
+          infill.push(path);
+        }
+      });
     }
     const gapFill =
       iw.gaps.length > 0
