@@ -68,6 +68,8 @@ test('files that cannot be sliced fail with a message naming the problem', () =>
     [{ Models: [{ metaData: { Name: 'm' } }] }, /^Models\[0\]\.ModelPositions is missing/],
     [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: [{ X: 1, Y: 'a', Z: 0 }] }] }, /^Models\[0\]\.ModelPositions\[0\]\.Y must be a finite number/],
     [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1, 7] }] }, /ModelIndices\[2\]/],
+    [{ models: [{ metaData: { Name: 'm' }, modelPositions: [[0, 0, 0], [1, 0, null], [0, 1, 0]] }] }, /^models\[0\]\.modelPositions\[1\]\[2\] must be a finite number/],
+    [{ Models: [{ MetaData: { Name: 'm', slicingpriority: 1.5 }, ModelPositions: tri() }] }, /^Models\[0\]\.MetaData\.slicingpriority must be a whole number/],
     [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1] }] }, /not a multiple of 3/],
   ];
   for (const [input, message] of bad) {

@@ -20,9 +20,9 @@ export function readPoint(v: unknown, path: string): [number, number, number] {
   const xyz = [x, y, z] as unknown[];
   for (let a = 0; a < 3; a++) {
     const c = xyz[a];
-    const axis = isObject(v) ? keyName(v, 'XYZ'[a]!) : String(a);
-    if (typeof c !== 'number' || !Number.isFinite(c)) failAt(`${path}.${axis}`, `must be a finite number, not ${JSON.stringify(c) ?? 'nothing'}`);
-    if (Math.abs(c) > MAX_COORDINATE_MM) failAt(`${path}.${axis}`, `is ${c} mm, beyond ±${MAX_COORDINATE_MM} mm`);
+    const at = isObject(v) ? `${path}.${keyName(v, 'XYZ'[a]!)}` : `${path}[${a}]`;
+    if (typeof c !== 'number' || !Number.isFinite(c)) failAt(at, `must be a finite number, not ${JSON.stringify(c) ?? 'nothing'}`);
+    if (Math.abs(c) > MAX_COORDINATE_MM) failAt(at, `is ${c} mm, beyond ±${MAX_COORDINATE_MM} mm`);
   }
   return [x as number, y as number, z as number];
 }
