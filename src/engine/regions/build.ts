@@ -11,7 +11,7 @@ import { gapFillLines } from './gap-fill.js';
 import { reachEdge } from './line-ends.js';
 import { sortMonotonic } from './monotonic.js';
 import { infillLines, solidLines } from '../infill/index.js';
-import { densityRegions, layerOverrides, type DensityOverride, type FieldUm, type LayerModifier } from './density.js';
+import { densityRegions, fieldAreas, layerOverrides, type DensityOverride, type FieldUm, type LayerModifier } from './density.js';
 
 const MM = 1000;
 /** Top/bottom skin grows this far into the sparse infill, so its edges rest on something. */
@@ -108,8 +108,13 @@ export function fillForLayer(
   // per model: the density overrides on this layer (computed once, shared by the model's islands)
   const overridesOf: Array<DensityOverride[] | undefined> = [];
   const midZ = g.z - g.height / 2;
-  const overrides = (m: number): DensityOverride[] =>
-    g.density ? (overridesOf[m] ??= layerOverrides(g.density.fields[m], g.density.modifiers, midZ)) : [];
+  let modifierOverrides: DensityOverride[] | undefined; // the same for every model: computed once
+  const overrides = (m: number): DensityOverride[] => {
+    if (!g.density) return [];
+    const field = g.density.fields[m];
+    modifierOverrides ??= layerOverrides(undefined, g.density.modifiers, midZ);
+    return (overridesOf[m] ??= field ? [...fieldAreas(field, midZ), ...modifierOverrides] : modifierOverrides);
+  };
   const islandsOut: IslandPaths[] = walls.map((iw) => {
     const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM);
     const skinOverlap = (s.skinOverlap / 100) * w;
