@@ -63,6 +63,32 @@ test('packed plans read one layer at a time give the same file; empty top layers
   assert.deepEqual(decodePlans(parts[2]!), plans.slice(9));
 });
 
+test('packed plans keep every field, also x and y that are not int32 values', () => {
+  const odd: LayerPlan = {
+    index: 3,
+    z: 800,
+    height: 200,
+    ops: [
+      { op: 'travel', x: 100000.5, y: -0, speed: 150 },
+      { op: 'travel', x: 1, y: 2, z: 1000, speed: 150 },
+      { op: 'extrude', x: 2 ** 40, y: -5, e: 0.123456789, speed: 12.5 },
+      { op: 'feature', type: 'SKIN', model: 1 },
+      { op: 'feature', type: 'FILL', model: 0, modelName: 'a.stl' },
+      { op: 'retract', length: 5, speed: 40 },
+      { op: 'unretract', length: 4.5, speed: 30 },
+      { op: 'fan', percent: 55 },
+      { op: 'comment', text: 'hello' },
+      { op: 'extrude', x: 7, y: 8.25, e: 1, speed: 25 },
+    ],
+  };
+  const plans = [layer(0), odd, layer(5)];
+  const packed = encodePlans(plans);
+  assert.equal(packed.odd.length, 9); // three ops did not fit
+  const back = decodePlans(packed);
+  assert.deepEqual(back, plans);
+  assert.ok(Object.is((back[1]!.ops[0] as { y: number }).y, -0));
+});
+
 test('planning in chunks gives the same plans as planning the batch at once', async () => {
   await initGeometry();
   // a slab with a tower: skins and infill change along the height, across chunk boundaries

@@ -24,8 +24,9 @@ port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
       }
     });
     if (pending > 0) port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
-    const { ops, layers } = result.encoded;
-    port.postMessage({ id, type: 'done', result } satisfies LayerWorkerReply, [ops.buffer as ArrayBuffer, layers.buffer as ArrayBuffer]);
+    const { ints, floats, layers } = result.encoded;
+    const transfer = [ints.buffer as ArrayBuffer, floats.buffer as ArrayBuffer, layers.buffer as ArrayBuffer];
+    port.postMessage({ id, type: 'done', result } satisfies LayerWorkerReply, transfer);
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     port.postMessage({ id, type: 'error', name: e.name, message: e.message, code: (e as { code?: string }).code } satisfies LayerWorkerReply);

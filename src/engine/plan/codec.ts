@@ -1,60 +1,80 @@
-// Packs layer plans into one Float64Array (plus a string table) so a worker thread can hand them
-// back by transfer instead of by structured clone of ~10⁵ small objects.
+// Packs layer plans into a few typed arrays (plus a string table) so a worker thread can hand them
+// back by transfer instead of by structured clone of ~10⁵ small objects, and so that a whole print's
+// plans take 28 bytes per operation while they wait for the G-code writer.
 import type { FeatureType } from '../types.js';
 import type { LayerPlan, PlanOp } from './types.js';
 import type { PlanSource } from '../output/plan-source.js';
 
-const SLOTS = 5;
 const FEATURES: FeatureType[] = ['WALL-OUTER', 'WALL-INNER', 'SKIN', 'FILL', 'SUPPORT', 'SUPPORT-INTERFACE', 'SKIRT', 'BRIM', 'RAFT'];
 const FEATURE_INDEX = new Map(FEATURES.map((f, i) => [f, i]));
+/** Flag on an op's code: its two integer fields did not fit an int32 and are in `odd` instead. */
+const ODD = 16;
 
 export interface EncodedPlans {
   /** per layer: index, z, height, first op, op count */
   layers: Float64Array;
-  /** per op: code and four fields */
-  ops: Float64Array;
+  /** per op: code and two integer fields (x and y of moves, in µm) */
+  ints: Int32Array;
+  /** per op: two more fields (filament, speed, …) */
+  floats: Float64Array;
+  /** ops whose integer fields were not int32 values (never seen in practice): op, a, b, … */
+  odd: number[];
   strings: string[];
 }
 
 export function encodePlans(plans: LayerPlan[]): EncodedPlans {
   let total = 0;
   for (const p of plans) total += p.ops.length;
-  const ops = new Float64Array(total * SLOTS);
+  const ints = new Int32Array(total * 3);
+  const floats = new Float64Array(total * 2);
   const layers = new Float64Array(plans.length * 5);
+  const odd: number[] = [];
   const strings: string[] = [];
   let k = 0;
+  const put = (code: number, a: number, b: number, c: number, d: number): void => {
+    if (Object.is(a, a | 0) && Object.is(b, b | 0)) {
+      ints[k * 3] = code;
+      ints[k * 3 + 1] = a;
+      ints[k * 3 + 2] = b;
+    } else {
+      ints[k * 3] = code | ODD;
+      odd.push(k, a, b);
+    }
+    floats[k * 2] = c;
+    floats[k * 2 + 1] = d;
+    k++;
+  };
   plans.forEach((p, li) => {
-    layers.set([p.index, p.z, p.height, k / SLOTS, p.ops.length], li * 5);
+    layers.set([p.index, p.z, p.height, k, p.ops.length], li * 5);
     for (const op of p.ops) {
       switch (op.op) {
         case 'travel':
-          ops.set([0, op.x, op.y, op.z ?? NaN, op.speed], k);
+          put(0, op.x, op.y, op.z ?? NaN, op.speed);
           break;
         case 'extrude':
-          ops.set([1, op.x, op.y, op.e, op.speed], k);
+          put(1, op.x, op.y, op.e, op.speed);
           break;
         case 'feature':
           strings.push(op.modelName ?? '');
-          ops.set([2, FEATURE_INDEX.get(op.type) ?? 0, op.model, op.modelName === undefined ? -1 : strings.length - 1, 0], k);
+          put(2, FEATURE_INDEX.get(op.type) ?? 0, op.model, op.modelName === undefined ? -1 : strings.length - 1, 0);
           break;
         case 'retract':
-          ops.set([3, op.length, op.speed, 0, 0], k);
+          put(3, 0, 0, op.length, op.speed);
           break;
         case 'unretract':
-          ops.set([4, op.length, op.speed, 0, 0], k);
+          put(4, 0, 0, op.length, op.speed);
           break;
         case 'fan':
-          ops.set([5, op.percent, 0, 0, 0], k);
+          put(5, 0, 0, op.percent, 0);
           break;
         case 'comment':
           strings.push(op.text);
-          ops.set([6, strings.length - 1, 0, 0, 0], k);
+          put(6, 0, 0, strings.length - 1, 0);
           break;
       }
-      k += SLOTS;
     }
   });
-  return { layers, ops, strings };
+  return { layers, ints, floats, odd, strings };
 }
 
 export function decodePlans(e: EncodedPlans): LayerPlan[] {
@@ -77,48 +97,65 @@ export function encodedOpCount(e: EncodedPlans, li: number): number {
 export function encodedLayerExtrudes(e: EncodedPlans, li: number): boolean {
   const first = e.layers[li * 5 + 3];
   const count = e.layers[li * 5 + 4];
-  for (let i = 0; i < count; i++) if (e.ops[(first + i) * SLOTS] === 1) return true;
+  for (let i = 0; i < count; i++) if ((e.ints[(first + i) * 3] & ~ODD) === 1) return true;
   return false;
 }
 
 /** One layer of the packed plans as op objects, so a reader can hold one layer at a time. */
 export function decodeLayer(e: EncodedPlans, layer: number): LayerPlan {
-  const o = e.ops;
+  const { ints, floats: f } = e;
   const li = layer * 5;
   const first = e.layers[li + 3];
   const count = e.layers[li + 4];
   const ops: PlanOp[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const k = (first + i) * SLOTS;
-    switch (o[k]) {
+    const k = first + i;
+    const code = ints[k * 3];
+    let a = ints[k * 3 + 1];
+    let b = ints[k * 3 + 2];
+    if (code & ODD) [a, b] = oddFields(e, k);
+    const c = f[k * 2];
+    const d = f[k * 2 + 1];
+    switch (code & ~ODD) {
       case 0:
-        ops[i] = Number.isNaN(o[k + 3])
-          ? { op: 'travel', x: o[k + 1], y: o[k + 2], speed: o[k + 4] }
-          : { op: 'travel', x: o[k + 1], y: o[k + 2], z: o[k + 3], speed: o[k + 4] };
+        ops[i] = Number.isNaN(c) ? { op: 'travel', x: a, y: b, speed: d } : { op: 'travel', x: a, y: b, z: c, speed: d };
         break;
       case 1:
-        ops[i] = { op: 'extrude', x: o[k + 1], y: o[k + 2], e: o[k + 3], speed: o[k + 4] };
+        ops[i] = { op: 'extrude', x: a, y: b, e: c, speed: d };
         break;
       case 2:
         ops[i] =
-          o[k + 3] < 0
-            ? { op: 'feature', type: FEATURES[o[k + 1]], model: o[k + 2] }
-            : { op: 'feature', type: FEATURES[o[k + 1]], model: o[k + 2], modelName: e.strings[o[k + 3]] };
+          c < 0
+            ? { op: 'feature', type: FEATURES[a], model: b }
+            : { op: 'feature', type: FEATURES[a], model: b, modelName: e.strings[c] };
         break;
       case 3:
-        ops[i] = { op: 'retract', length: o[k + 1], speed: o[k + 2] };
+        ops[i] = { op: 'retract', length: c, speed: d };
         break;
       case 4:
-        ops[i] = { op: 'unretract', length: o[k + 1], speed: o[k + 2] };
+        ops[i] = { op: 'unretract', length: c, speed: d };
         break;
       case 5:
-        ops[i] = { op: 'fan', percent: o[k + 1] };
+        ops[i] = { op: 'fan', percent: c };
         break;
       default:
-        ops[i] = { op: 'comment', text: e.strings[o[k + 1]] };
+        ops[i] = { op: 'comment', text: e.strings[c] };
     }
   }
   return { index: e.layers[li], z: e.layers[li + 1], height: e.layers[li + 2], ops };
+}
+
+/** The fields of op `k` from `odd` (listed in op order: binary search). */
+function oddFields(e: EncodedPlans, k: number): [number, number] {
+  let lo = 0;
+  let hi = e.odd.length / 3;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (e.odd[mid * 3] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  if (e.odd[lo * 3] !== k) throw new Error(`packed op ${k} has no stored fields`);
+  return [e.odd[lo * 3 + 1], e.odd[lo * 3 + 2]];
 }
 
 /**
