@@ -240,3 +240,15 @@ test('a fine radial field: no connectors along density borders, measured density
   if (process.env.DENSITY_REPORT) console.log('radial field', { shares, expected });
   shares.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 0.05, `window ${i}: ${v.toFixed(3)} for ${expected[i].toFixed(3)}`));
 });
+
+test('a modifier larger than the bed is not checked against the build volume; placed models keep their place', async () => {
+  const block: ModelInput = { name: 'block', mesh: meshOf(box(50, 60, 0, 70, 70, 4)), keepPosition: true };
+  const huge: ModelInput = { name: 'huge', mesh: meshOf(box(-100, -100, -5, 400, 400, 300)), role: 'modifier', modifier: { densityFactor: 1, priority: 1 }, keepPosition: true };
+  const r = await slice([block, huge], { ...s, adhesionType: 'none' });
+  // printed bounds are bead centres: half a line inside the block's 50…70 mm
+  const { min, max } = r.stats.bounds;
+  assert.ok(min[0] >= 50 && min[0] <= 50.5 && max[0] >= 69.5 && max[0] <= 70, `x from ${min[0]} to ${max[0]}`);
+  const [inside] = depositedShare(new TextDecoder().decode(r.output), [{ x0: 52, y0: 62, x1: 68, y1: 68 }], 4, 15);
+  assert.ok(inside >= 0.95, `solid under the huge modifier: ${inside.toFixed(3)}`);
+  await assert.rejects(slice([{ ...block, mesh: meshOf(box(210, 60, 0, 230, 70, 4)) }, huge], s), /model 'block'.*outside the build volume/);
+});
