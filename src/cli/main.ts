@@ -17,9 +17,9 @@ type CommandRun = (argv: string[]) => Promise<number>;
 const USAGE = `usage: stratum <command> [options]
 
 commands:
-  serve                      run the slicing service (HTTP API, all interface versions)
+  serve                      run the slicing service (HTTP API, interface v1)
   keys create|list|revoke    manage API keys of the embedded store
-  slice MODEL -o OUT         slice a model (STL, OBJ, 3MF) into G-code or FCode
+  slice MODEL -o OUT         slice a model (STL, OBJ, 3MF) into G-code
   preview GCODE --layer N -o PNG
                              draw one layer of a G-code file, coloured by feature type
   workspace from-stl MODEL -o WS.json [--modifier BOX:…]

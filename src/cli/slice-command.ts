@@ -43,7 +43,7 @@ export const SLICE_USAGE = `usage: stratum slice MODEL -o OUT [options]
 Slices one model (STL, OBJ or 3MF) with a printer, filament and quality preset.
 
 options:
-  -o, --output OUT       printer file to write (G-code or FCode, as the printer takes)
+  -o, --output OUT       printer file to write (G-code)
   -p, --printer NAME     printer preset (default "Creality Ender 3"; see \`stratum printers\`)
   -f, --filament NAME    filament preset (default Generic_PLA; see \`stratum filaments\`)
       --quality NAME     quality preset: Recommended (default), Highquality, Sketch
