@@ -1,7 +1,7 @@
-// The lean output path: byte storage, packed plans read one layer at a time, chunked planning.
+// The lean output path: byte assembly, packed plans read one layer at a time, chunked planning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ByteChunks, ByteParts } from '../src/engine/output/byte-parts.js';
+import { ByteParts, utf8Length } from '../src/engine/output/byte-parts.js';
 import { writeGcode, writeGcodeBytes } from '../src/engine/output/gcode-writer.js';
 import { encodePlans, packedPlanSource, decodePlans } from '../src/engine/plan/codec.js';
 import { runLayerBatch, type LayerBatch } from '../src/engine/batch.js';
@@ -28,21 +28,19 @@ function layer(i: number, extrudes = true): LayerPlan {
   };
 }
 
-test('ByteChunks keeps each piece intact, across chunks and with non-ASCII text', () => {
-  const c = new ByteChunks();
-  const big = 'G1 X1 Y2\n'.repeat(200_000); // larger than one chunk
-  const texts = ['', 'plain', 'µm ✓ ünïcode', big, 'after the big one', big.slice(0, 700_000)];
-  const ids = texts.map((t) => c.append(t));
-  const dec = new TextDecoder();
-  ids.forEach((id, k) => assert.equal(dec.decode(c.piece(id)), texts[k]));
+test('utf8Length counts UTF-8 bytes as TextEncoder writes them', () => {
+  const enc = new TextEncoder();
+  for (const t of ['', 'G1 X1', 'µm', '✓ ok', '😀 x', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
+    assert.equal(utf8Length(t), enc.encode(t).length, JSON.stringify(t));
+  }
 });
 
 test('ByteParts.join matches string join and UTF-8 encoding', () => {
   const p = new ByteParts();
   const enc = new TextEncoder();
   p.push('a', '', 'ß');
-  p.push(enc.encode('mid'), 'end', '');
-  assert.deepEqual(p.join(), enc.encode(['a', '', 'ß', 'mid', 'end', ''].join('\n')));
+  p.push(enc.encode('mid'), { length: 5, write: (into) => into.set(enc.encode('later')) }, 'end', '');
+  assert.deepEqual(p.join(), enc.encode(['a', '', 'ß', 'mid', 'later', 'end', ''].join('\n')));
   assert.equal(new ByteParts().join().length, 0);
 });
 
@@ -58,8 +56,8 @@ test('packed plans read one layer at a time give the same file; empty top layers
   assert.deepEqual(fromSource.stats, direct.stats);
   assert.match(direct.text, /;LAYER:9\n/);
   assert.doesNotMatch(direct.text, /;LAYER:10\n/);
-  // parts the reader has passed are let go
-  assert.throws(() => source.get(0), /already read/);
+  // parts the writer is done with are let go
+  assert.throws(() => source.get(0), /already let go/);
   assert.deepEqual(decodePlans(parts[2]!), plans.slice(9));
 });
 

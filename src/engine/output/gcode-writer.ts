@@ -16,7 +16,7 @@ import { parseGcode } from './parse-gcode.js';
 import { simulate } from './simulate.js';
 import { fillTemplate, templateSetsTemperatures, templateValues } from './template.js';
 import { trailerLines } from './trailer.js';
-import { ByteChunks, ByteParts } from './byte-parts.js';
+import { ByteParts, utf8Length, writeUtf8 } from './byte-parts.js';
 import { planSourceOf, type PlanSource } from './plan-source.js';
 
 export interface GcodeMeta {
@@ -55,7 +55,11 @@ export function writeGcode(plans: readonly LayerPlan[] | PlanSource, settings: S
   return { text: new TextDecoder().decode(output), stats };
 }
 
-/** The file as bytes: layers are read one at a time and their text kept only as UTF-8. */
+/**
+ * The file as bytes. Layers are read one at a time, twice: pass 1 makes the moves for the time
+ * estimate and measures each layer's text; pass 2, once the times are known, makes the text again
+ * straight into the file. So no layer text is held while the moves are simulated.
+ */
 export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settings: SliceSettings, meta: GcodeMeta): WrittenGcodeBytes {
   const plans: PlanSource = Array.isArray(input) ? planSourceOf(input) : (input as PlanSource);
   const rules = flavorRules(settings.gcodeFlavor);
@@ -65,7 +69,7 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   const endGcode = fillTemplate(settings.endGcode, values);
   const objectNames = klipperObjectNames(meta.modelNames);
 
-  const { bodies, layerIndices, startTime, layerTimesS, printTimeS, emitted } = emitAndTime(
+  const { bodyLengths, layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos } = emitAndTime(
     plans, settings, meta, rules, objectNames, startGcode, endGcode,
   );
 
@@ -96,11 +100,28 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   out.push(settings.relativeExtrusion ? 'M83 ;relative extrusion mode' : 'M82 ;absolute extrusion mode', 'G92 E0');
   if (rules.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${layerCount}`);
   out.push(`;LAYER_COUNT:${layerCount}`);
+  // pass 2: the same walk again, its text written where the file has room for it
+  const emitter = new LayerEmitter({
+    settings,
+    rules,
+    modelNames: meta.modelNames,
+    objectNames,
+    moves: new DiscardedMoves(),
+    text: true,
+    start: startPos,
+  });
+  let next = 0;
+  const emitUpTo = (i: number, into: Uint8Array): void => {
+    // layers without text have no part of their own but still take the emitter along
+    for (; next < i; next++) writeUtf8(emitter.emitLayer(plans.get(next), next).join('\n'), new Uint8Array(0));
+    writeUtf8(emitter.emitLayer(plans.get(i), i).join('\n'), into);
+    plans.done?.(i);
+    next = i + 1;
+  };
   let elapsed = startTime;
   for (let i = 0; i < layerCount; i++) {
     out.push(`;LAYER:${layerIndices[i]}`, progressLine(elapsed, printTimeS));
-    const body = bodies.piece(i);
-    if (body.length > 0) out.push(body);
+    if (bodyLengths[i]! > 0) out.push({ length: bodyLengths[i]!, write: (into) => emitUpTo(i, into) });
     elapsed += layerTimesS[i]!;
     out.push(`;TIME_ELAPSED:${mm3(elapsed)}`);
   }
@@ -115,7 +136,7 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
 }
 
 /**
- * Pass 1 and the time: each layer's text (kept as UTF-8) and machine moves, then the simulation.
+ * Pass 1 and the time: each layer's machine moves and text length, then the simulation.
  * The moves and the simulation's arrays (the largest things the writer makes) are dropped when this
  * returns, before the file is assembled.
  */
@@ -132,6 +153,7 @@ function emitAndTime(
   const moves = new MoveBuffer(plans.opCount + plans.length + 256);
   const start = parseGcode(startGcode, { into: moves });
   const startMoves = moves.length;
+  const startPos = { x: Math.round(start.end.x * 1000), y: Math.round(start.end.y * 1000), z: Math.round(start.end.z * 1000) };
   const emitter = new LayerEmitter({
     settings,
     rules,
@@ -139,16 +161,16 @@ function emitAndTime(
     objectNames,
     moves,
     text: true,
-    start: { x: Math.round(start.end.x * 1000), y: Math.round(start.end.y * 1000), z: Math.round(start.end.z * 1000) },
+    start: startPos,
   });
   const layerStarts: number[] = [];
   const layerIndices: number[] = [];
-  const bodies = new ByteChunks();
+  const bodyLengths: number[] = [];
   for (let i = 0; i < layerCount; i++) {
     const plan = plans.get(i);
     layerStarts.push(moves.length);
     layerIndices.push(plan.index);
-    bodies.append(emitter.emitLayer(plan, i).join('\n'));
+    bodyLengths.push(utf8Length(emitter.emitLayer(plan, i).join('\n')));
   }
   const endMoves = moves.length;
   const end = parseGcode(endGcode, {
@@ -171,7 +193,7 @@ function emitAndTime(
   const printTimeS = startTime + layersTime + endTime;
 
   const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds };
-  return { bodies, layerIndices, startTime, layerTimesS, printTimeS, emitted };
+  return { bodyLengths, layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos };
 }
 
 function sumRange(times: Float64Array, from: number, to: number): number {
@@ -216,4 +238,9 @@ function objectDefinitions(modelBounds: LayerEmitter['modelBounds'], names: read
     );
   }
   return lines;
+}
+
+/** Pass 2 needs no moves: they were simulated in pass 1. */
+class DiscardedMoves extends MoveBuffer {
+  override push(): void {}
 }

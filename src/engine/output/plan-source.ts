@@ -7,8 +7,10 @@ export interface PlanSource {
   readonly length: number;
   /** operations over all layers (sizes the move buffer) */
   readonly opCount: number;
-  /** layer `i`; the writer asks for each layer once, in order (a source may let earlier ones go) */
+  /** layer `i`; the writer reads the layers in order, twice */
   get(i: number): LayerPlan;
+  /** the writer will not ask for layer `i` or any before it again */
+  done?(i: number): void;
 }
 
 /** A source over plans already in memory. */

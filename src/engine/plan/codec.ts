@@ -163,7 +163,7 @@ function oddFields(e: EncodedPlans, k: number): [number, number] {
  * Layers at the top that extrude nothing (a spike's tip) are left out.
  */
 export function packedPlanSource(packed: readonly EncodedPlans[]): PlanSource {
-  // a part is let go once the reader has moved past it (the caller should not hold on to them either)
+  // a part is let go once the reader is done with it (the caller should not hold on to them either)
   const parts: Array<EncodedPlans | undefined> = [...packed];
   const part: number[] = [];
   const local: number[] = [];
@@ -181,11 +181,12 @@ export function packedPlanSource(packed: readonly EncodedPlans[]): PlanSource {
     length,
     opCount,
     get: (i) => {
-      const p = part[i];
-      for (let q = p - 1; q >= 0 && parts[q] !== undefined; q--) parts[q] = undefined;
-      const e = parts[p];
-      if (!e) throw new Error(`layer ${i} was already read`);
+      const e = parts[part[i]];
+      if (!e) throw new Error(`layer ${i} was already let go`);
       return decodeLayer(e, local[i]);
+    },
+    done: (i) => {
+      for (let q = part[i] - 1; q >= 0 && parts[q] !== undefined; q--) parts[q] = undefined;
     },
   };
 }
