@@ -73,7 +73,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   const lo = Math.max(0, b.from - s.bottomLayers);
   const hi = Math.min(b.specs.length, b.to + s.topLayers);
   const zs = b.specs.slice(lo, hi).map((l) => l.sliceZ);
-  const sections: Paths[][] = b.models.map((m) => sliceMesh(m.positions, m.indices, zs));
+  const sections: Array<Array<Paths | undefined>> = b.models.map((m) => sliceMesh(m.positions, m.indices, zs));
   // modifiers in ascending priority (stable: equal priorities keep their order)
   const modifierOrder = b.models
     .map((m, i) => i)
@@ -136,6 +136,8 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
       walls[j - lo] = undefined;
       inner[j - lo] = undefined;
     }
+    // nor at the cross-sections before the next chunk (their walls are made)
+    for (const layers of sections) for (let j = lo; j < cEnd; j++) layers[j - lo] = undefined;
 
     t0 = performance.now();
     const chunkPlans: LayerPlan[] = options.onChunk ? [] : plans;
@@ -157,8 +159,10 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
 
 /** The same, with the plans packed for transfer between threads. */
 export function runLayerBatchEncoded(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal): EncodedBatchResult {
-  const r = runLayerBatch(b, onLayer, signal);
-  return { from: r.from, to: r.to, encoded: encodePlans(r.plans), timings: r.timings };
+  // in chunks: walls, regions and cross-sections are let go as the batch goes
+  const plans: LayerPlan[] = [];
+  const r = runLayerBatch(b, onLayer, signal, { chunkLayers: 16, onChunk: (p) => plans.push(...p) });
+  return { from: r.from, to: r.to, encoded: encodePlans(plans), timings: r.timings };
 }
 
 function addAdhesion(layer0: LayerRegions, g: LayerGeometry, s: SliceSettings): void {
