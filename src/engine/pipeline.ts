@@ -35,6 +35,9 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const { signal } = opts;
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
+  // not built yet (supports and rafts have their own issue): say so rather than slice silently without
+  if (settings.supportType !== 'none') warnings.push(`support is not generated yet: supportType '${settings.supportType}' was ignored`);
+  if (settings.adhesionType === 'raft') warnings.push("rafts are not generated yet: adhesionType 'raft' was ignored");
   await initGeometry();
   throwIfAborted(signal);
   let t0 = performance.now();
