@@ -1,24 +1,12 @@
 // Small geometry helpers shared by the pattern modules.
 import type { Path, Paths } from '../types.js';
 import type { Box } from './types.js';
+import { bboxOf } from '../geom/path-math.js';
 
 /** Bounds of every point of `area`, or null when it has none. */
 export function boundsOf(area: Paths): Box | null {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const p of area) {
-    for (let i = 0; i + 1 < p.length; i += 2) {
-      const x = p[i];
-      const y = p[i + 1];
-      if (x < minX) minX = x;
-      if (x > maxX) maxX = x;
-      if (y < minY) minY = y;
-      if (y > maxY) maxY = y;
-    }
-  }
-  return minX <= maxX ? { minX, minY, maxX, maxY } : null;
+  const b = bboxOf(area);
+  return b.minX <= b.maxX ? b : null;
 }
 
 /** Unit direction (dx, dy) of lines at `angleDeg` and its left normal (nx, ny). */

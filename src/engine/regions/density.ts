@@ -2,18 +2,11 @@
 // one density each. The model's base density comes first, then the model's own density field, then
 // the modifiers in ascending priority; where they overlap the one applied last wins. Density fields
 // are voxel grids; their values are quantised into steps so a layer has few regions, not one per voxel.
-import type { Paths } from '../types.js';
+import type { DensityField, Paths } from '../types.js';
 import { difference, intersection, union } from '../geom/clipper.js';
 
-/** A density field in printer coordinates: box corners in µm, values % per voxel, index (ix*ny + iy)*nz + iz. */
-export interface FieldUm {
-  min: [number, number, number];
-  max: [number, number, number];
-  nx: number;
-  ny: number;
-  nz: number;
-  density: Float32Array;
-}
+/** A density field in printer coordinates: DensityField's shape with the box in µm. */
+export type FieldUm = DensityField;
 
 /** A modifier's cross-section on one layer, with what it does. */
 export interface LayerModifier {
