@@ -2,7 +2,7 @@
 // come in through SliceOptions. Stages: place → layer heights → per layer batch (cross-sections →
 // walls → skins and infill → adhesion → plan) → G-code. Batches run on other threads when the caller
 // passes an executor (src/runner/layer-pool.ts), else here, one after the other.
-import type { ModelInput, SliceOptions, SliceResult } from './types.js';
+import type { ModelInput, SliceOptions, SliceResult, SliceStats } from './types.js';
 import { SliceError, throwIfAborted } from './types.js';
 import type { SliceSettings } from './settings.js';
 import { initGeometry } from './geom/clipper.js';
@@ -12,6 +12,7 @@ import { runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type Laye
 import { encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
 import type { LayerPlan } from './plan/types.js';
 import { writeGcodeBytes } from './output/gcode-writer.js';
+import { toOutputFormat } from './output/output-format.js';
 import { ENGINE_VERSION } from './version.js';
 
 export interface PipelineOptions extends SliceOptions {
@@ -92,24 +93,20 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   throwIfAborted(signal);
   t0 = performance.now();
   const written = writeGcodeBytes(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
-  const output = written.output;
   timings.output = performance.now() - t0;
-  opts.onProgress?.(1, 'done');
-
-  return {
-    output,
-    format: 'GCODE',
-    stats: {
-      layerCount: plans.length,
-      printTimeS: written.stats.printTimeS,
-      filamentMm: written.stats.filamentMm,
-      filamentMm3: written.stats.filamentMm3,
-      filamentG: written.stats.filamentG,
-      bounds: written.stats.bounds,
-      warnings,
-      timings,
-    },
+  const stats: SliceStats = {
+    layerCount: plans.length,
+    printTimeS: written.stats.printTimeS,
+    filamentMm: written.stats.filamentMm,
+    filamentMm3: written.stats.filamentMm3,
+    filamentG: written.stats.filamentG,
+    bounds: written.stats.bounds,
+    warnings,
+    timings,
   };
+  const { output, format } = toOutputFormat(written.output, settings, stats);
+  opts.onProgress?.(1, 'done');
+  return { output, format, stats };
 }
 
 function mergeTimings(into: Record<string, number>, from: Record<string, number>): void {

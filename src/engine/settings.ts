@@ -8,6 +8,7 @@ export type SeamPosition = 'aligned' | 'rear' | 'shortest' | 'random';
 export type CombingMode = 'off' | 'all' | 'noskin';
 export type AdhesionType = 'none' | 'skirt' | 'brim' | 'raft';
 export type SupportType = 'none' | 'everywhere' | 'buildplate';
+export type SupportPattern = 'lines' | 'grid' | 'zigzag';
 export type OutputFormat = 'GCODE' | 'FCODE';
 
 export interface SliceSettings {
@@ -161,4 +162,20 @@ export interface SliceSettings {
   /** vertical gap (in layers) between support top and the part */
   supportZLayers: number;
   supportInterfaceLayers: number;
+  /** support infill pattern */
+  supportPattern: SupportPattern;
+  /** overhang areas smaller than this get no support, mm² */
+  supportMinArea: number;
+  /** density of the interface (roof/floor) layers, % */
+  supportInterfaceDensity: number;
+
+  // ── bridges ──────────────────────────────────────────────────────────────
+  /** detect skin printed over air and print it as a bridge */
+  bridgeEnabled: boolean;
+  /** bridge speed, mm/s */
+  bridgeSpeed: number;
+  /** bridge flow, % of nominal */
+  bridgeFlow: number;
+  /** part-cooling fan while bridging, % */
+  bridgeFan: number;
 }

@@ -114,6 +114,14 @@ export const DEFAULT_SETTINGS: Readonly<SliceSettings> = Object.freeze({
   supportXYDistance: 0.8,
   supportZLayers: 1,
   supportInterfaceLayers: 2,
+  supportPattern: 'zigzag',
+  supportMinArea: 1,
+  supportInterfaceDensity: 80,
+
+  bridgeEnabled: true,
+  bridgeSpeed: 25,
+  bridgeFlow: 100,
+  bridgeFan: 100,
 });
 
 /** A fresh, mutable copy of the defaults with some keys changed (for tests and the CLI). */

@@ -168,6 +168,17 @@ const SPECS = {
   supportXYDistance: num('support', 'mm', 0, 10, 'Horizontal gap between support and part.'),
   supportZLayers: int('support', 'layers', 0, 10, 'Vertical gap between support top and part, in layers.'),
   supportInterfaceLayers: int('support', 'layers', 0, 20, 'Dense interface layers on top of the support.'),
+  supportPattern: enumSpec(
+    { lines: 'parallel lines, one direction', grid: 'lines in two directions', zigzag: 'lines joined at their ends into one path per area' },
+    { category: 'support', description: 'Support infill pattern.' },
+  ),
+  supportMinArea: num('support', 'mm²', 0, 10_000, 'Overhangs smaller than this get no support.'),
+  supportInterfaceDensity: num('support', '%', 1, 100, 'Density of the interface layers between support and part.'),
+  // ── bridges ──
+  bridgeEnabled: bool('support', 'Detect skin printed over air and print it as a bridge, in one direction across the gap.'),
+  bridgeSpeed: num('speed', 'mm/s', 1, 1000, 'Bridge speed.'),
+  bridgeFlow: num('support', '%', 10, 200, 'Bridge flow, percent of nominal.'),
+  bridgeFan: num('cooling', '%', 0, 100, 'Part-cooling fan while printing bridges.'),
 } satisfies SpecShape;
 
 type Schema = { readonly [K in keyof SliceSettings]: SpecFor<SliceSettings[K]> & { key: K; default: SliceSettings[K] } };
