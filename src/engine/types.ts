@@ -47,6 +47,24 @@ export interface ModelInput {
    * (moved with it when the engine centres the models).
    */
   densityField?: DensityField;
+  /**
+   * Placement of a lone model by the legacy interface (v0.2 StartSlicingTask): scale, then rotate
+   * about the model's centre, then put its centre at an offset from the bed centre. Overrides the
+   * automatic centring for this model (see setup/place.ts).
+   */
+  transform?: ModelTransform;
+}
+
+/**
+ * Scale factors (> 0) per axis, rotations in degrees about the fixed X, then Y, then Z axis
+ * (right-handed: positive turns counter-clockwise seen from the axis' positive end), and the offset
+ * in mm of the model's bounding-box centre from the bed centre in X and Y. The model is always
+ * dropped to z = 0 afterwards, so Z of the offset is not used.
+ */
+export interface ModelTransform {
+  scale?: [number, number, number];
+  rotation?: [number, number, number];
+  position?: [number, number];
 }
 
 /** How a modifier changes the infill of the models it intersects. */
@@ -109,6 +127,11 @@ export interface ExtrusionPath {
    * lines by a connector only when both belong to the same region (undefined = the island's one region)
    */
   densityRegion?: number;
+  /**
+   * a bridge line (skin over air): printed at its `speed` and `flow` with the bridge fan, and marked
+   * `;BRIDGE` after its `;TYPE:SKIN` in the G-code
+   */
+  bridge?: true;
 }
 
 /** Progress callback: fraction done in [0, 1] and the stage name. */
