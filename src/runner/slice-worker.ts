@@ -101,7 +101,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
       warnings.push(...ws.warnings);
     } else {
       const parsed = parseNamed(bytes, job.model.fileName);
-      models = [{ name: job.model.fileName, mesh: parsed.mesh }];
+      models = [{ name: job.model.fileName, mesh: parsed.mesh, ...(job.request.transform ? { transform: job.request.transform } : {}) }];
       warnings.push(...parsed.warnings);
     }
     const xml = job.request.xmlBlobKey

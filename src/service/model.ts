@@ -1,5 +1,6 @@
 // The service's records: accounts and keys, uploaded files, slicing tasks and their outputs.
 // These are what the stores persist and what the API renders; the engine never sees them.
+import type { ModelTransform } from '../engine/types.js';
 
 export type TaskStatus = 'queued' | 'started' | 'running' | 'finished' | 'failed' | 'cancelled';
 /** Which endpoint family a task belongs to: `/ws/tasks` or `/stl/tasks`. */
@@ -80,6 +81,8 @@ export interface SliceRequest {
   xmlBlobKey?: string;
   /** a workspace task's PC_SV files, for the worker to read (filament: the preset mapping its hardness) */
   pointClouds?: PointCloudRef[];
+  /** legacy v0.2 placement of the STL (scale, rotation, position), applied by the engine */
+  transform?: ModelTransform;
 }
 
 export interface PointCloudRef {

@@ -1,6 +1,7 @@
 // The body of a task start (`POST /{ws|stl}/tasks`), checked for shape and normalised. Which files
 // exist and whether the presets exist is the task service's part.
 import { badRequest } from './errors.js';
+import type { ModelTransform } from '../engine/types.js';
 import type { OutputFormat, TaskSettingsEcho } from './model.js';
 
 export interface FileEntry {
@@ -15,6 +16,10 @@ export interface FileEntry {
 export interface StartTaskInput {
   files: FileEntry[];
   settings: TaskSettingsEcho;
+  /** legacy versions only: placement of the STL (v0.2 position, scale, rotation) */
+  transform?: ModelTransform;
+  /** legacy versions only: a task id the caller chose (early clients' uniqueID); in use → URE007 */
+  taskId?: string;
 }
 
 const SUPPORT_TYPES = ['n', 'e', 'b'] as const;

@@ -48,7 +48,7 @@ export class TaskService {
     if (kind === 'ws') warnings.push(...(await checkWorkspaceTask(this.blobs, primaries[0]!.file, files, request)));
 
     const task: TaskRecord = {
-      id: newId(),
+      id: await this.chosenOrNewId(input.taskId),
       accountId,
       kind,
       status: 'queued',
@@ -71,6 +71,17 @@ export class TaskService {
     this.events.publish(task);
     this.onQueued();
     return task;
+  }
+
+  /** Early legacy clients chose the task id themselves: it must be a GUID not in use (URE007). */
+  private async chosenOrNewId(chosen: string | undefined): Promise<string> {
+    if (chosen === undefined) return newId();
+    if (!isGuid(chosen)) throw malformedTaskId(chosen);
+    const id = normaliseGuid(chosen);
+    if (await this.store.getTask(id)) {
+      throw new ApiError('URE007', `the task id ${id} is already in use: request its progress instead`, { taskId: id });
+    }
+    return id;
   }
 
   private async lookUpFiles(accountId: string, entries: FileEntry[]): Promise<Array<{ entry: FileEntry; file: FileRecord }>> {
@@ -164,5 +175,6 @@ function sliceRequestOf(input: StartTaskInput, xmlBlobKey: string | undefined): 
   if (s.filamentPresetName) request.filament = s.filamentPresetName;
   if (s.qualityPresetName) request.quality = s.qualityPresetName;
   if (xmlBlobKey) request.xmlBlobKey = xmlBlobKey;
+  if (input.transform) request.transform = input.transform;
   return request;
 }

@@ -1,7 +1,9 @@
 // Placement: a job's models are centred together on the bed and dropped to z = 0 (as the peers do),
 // unless they come already placed (workspaces); then the result must fit the build volume.
 // Modifiers move with the models (same transform) but take no part in centring or the volume check.
-import type { Bounds3, DensityField, ModelInput, ModifierSpec } from '../types.js';
+// A model with a `transform` (legacy v0.2 placement) is scaled, rotated and put at its offset from
+// the bed centre first, and then counts as already placed.
+import type { Bounds3, DensityField, ModelInput, ModelTransform, ModifierSpec } from '../types.js';
 import type { FieldUm } from '../regions/density.js';
 import { SliceError } from '../types.js';
 import type { SliceSettings } from '../settings.js';
@@ -33,6 +35,7 @@ const fmt = (v: number) => v.toFixed(1);
 export function placeModels(models: ModelInput[], s: SliceSettings): { placed: PlacedModel[]; bounds: Bounds3 } {
   if (models.length === 0) throw new SliceError('nothing to slice: no models', 'EMPTY');
   const all: Bounds3 = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+  models = models.map((m) => (m.transform ? applyTransform(m, m.transform, s) : m));
   for (const m of models) {
     if (m.mesh.indices.length === 0) throw new SliceError(`model '${m.name}' has no triangles`, 'BAD_MODEL');
     checkDensityInputs(m);
@@ -110,4 +113,60 @@ function checkDensityInputs(m: ModelInput): void {
   for (let a = 0; a < 3; a++) {
     if (!(Number.isFinite(f.min[a]) && Number.isFinite(f.max[a]) && f.max[a] > f.min[a])) throw bad('density field box is empty or not finite');
   }
+}
+
+const DEG = Math.PI / 180;
+
+function emptyBounds(): Bounds3 {
+  return { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+}
+
+/**
+ * Scale about the bounding-box centre, rotate about X, then Y, then Z (fixed axes, right-handed),
+ * then move the box centre to the bed centre + position (x, y) and the lowest point to z = 0.
+ */
+function applyTransform(m: ModelInput, t: ModelTransform, s: SliceSettings): ModelInput {
+  const [sx, sy, sz] = t.scale ?? [1, 1, 1];
+  const [rx, ry, rz] = (t.rotation ?? [0, 0, 0]).map((d) => d * DEG) as [number, number, number];
+  const [px, py] = t.position ?? [0, 0];
+  for (const v of [sx, sy, sz]) {
+    if (!(Number.isFinite(v) && v > 0)) throw new SliceError(`model '${m.name}': scale ${v} is not a positive number`, 'BAD_SETTINGS');
+  }
+  for (const v of [rx, ry, rz, px, py]) {
+    if (!Number.isFinite(v)) throw new SliceError(`model '${m.name}': rotation and position must be finite numbers`, 'BAD_SETTINGS');
+  }
+  if (m.densityField) throw new SliceError(`model '${m.name}': a density field cannot be moved by a transform`, 'BAD_SETTINGS');
+  const src = m.mesh.positions;
+  const box = emptyBounds();
+  boundsOf(src, box);
+  const c = [0, 1, 2].map((a) => (box.min[a] + box.max[a]) / 2);
+  // rotation matrix R = Rz · Ry · Rx (X is applied first)
+  const [cx, snx, cy, sny, cz, snz] = [Math.cos(rx), Math.sin(rx), Math.cos(ry), Math.sin(ry), Math.cos(rz), Math.sin(rz)];
+  const r = [
+    cz * cy, cz * sny * snx - snz * cx, cz * sny * cx + snz * snx,
+    snz * cy, snz * sny * snx + cz * cx, snz * sny * cx - cz * snx,
+    -sny, cy * snx, cy * cx,
+  ];
+  const moved = new Float64Array(src.length);
+  for (let i = 0; i < src.length; i += 3) {
+    const x = (src[i] - c[0]) * sx;
+    const y = (src[i + 1] - c[1]) * sy;
+    const z = (src[i + 2] - c[2]) * sz;
+    moved[i] = r[0] * x + r[1] * y + r[2] * z;
+    moved[i + 1] = r[3] * x + r[4] * y + r[5] * z;
+    moved[i + 2] = r[6] * x + r[7] * y + r[8] * z;
+  }
+  const after = emptyBounds();
+  boundsOf(moved, after);
+  const tx = (s.originCenter ? 0 : s.bedWidth / 2) + px - (after.min[0] + after.max[0]) / 2;
+  const ty = (s.originCenter ? 0 : s.bedDepth / 2) + py - (after.min[1] + after.max[1]) / 2;
+  const tz = -after.min[2];
+  const positions = new Float32Array(src.length);
+  for (let i = 0; i < src.length; i += 3) {
+    positions[i] = moved[i] + tx;
+    positions[i + 1] = moved[i + 1] + ty;
+    positions[i + 2] = moved[i + 2] + tz;
+  }
+  const { transform: _applied, ...rest } = m;
+  return { ...rest, mesh: { positions, indices: m.mesh.indices }, keepPosition: true };
 }
