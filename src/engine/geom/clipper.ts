@@ -49,21 +49,28 @@ function fillRule(f: FillKind): C2.FillRule {
 // Precision 0: Clipper2 rounds to whole units, which are micrometres here.
 const PREC = 0;
 
+// One scratch buffer (x, y, z per point) and one PathD serve every conversion: a JS typed array and an
+// embind handle per path cost more than the copy itself on layers of many small paths.
+let scratch = new Float64Array(3 * 1024);
+let scratchPath: C2.PathD | null = null;
+
 function toWasm(paths: Paths, minPoints = 1): C2.PathsD {
   const m = mod();
   const out = new m.PathsD();
+  const pd = (scratchPath ??= new m.PathD());
   for (const p of paths) {
     const n = p.length >> 1;
     if (n < minPoints) continue;
-    const buf = new Float64Array(n * 3);
+    if (scratch.length < n * 3) scratch = new Float64Array(Math.max(n * 3, scratch.length * 2));
+    const buf = scratch;
     for (let i = 0, j = 0; i < n; i++, j += 3) {
       buf[j] = p[2 * i];
       buf[j + 1] = p[2 * i + 1];
+      buf[j + 2] = 0;
     }
-    const pd = new m.PathD();
-    pd.assign(buf);
+    // push_back copies the path into the vector, so the one PathD can be refilled
+    pd.assign(buf.subarray(0, n * 3));
     out.push_back(pd);
-    pd.delete();
   }
   return out;
 }
