@@ -1,0 +1,151 @@
+// S3BlobStore against a real s3rver: round trips, streaming in bounded memory, the byte limit,
+// failed sources, and atomic visibility of multipart uploads.
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { after, before, test } from 'node:test';
+import { BlobNotFoundError, BlobTooLargeError } from '../../src/service/ports.js';
+import { S3BlobStore } from '../../src/store/s3/s3-blob-store.js';
+import { startS3, type S3Server } from './s3-server.js';
+
+let s3: S3Server;
+let store: S3BlobStore;
+
+before(async () => {
+  s3 = await startS3();
+  store = new S3BlobStore(s3.config);
+  await store.ensureBucket();
+});
+after(async () => {
+  store?.close();
+  await s3?.stop();
+});
+
+/** `total` bytes of a repeating pseudo-random 64 KiB block, produced on demand */
+function generated(total: number, opts: { failAt?: number; pauseAt?: number; resume?: Promise<void> } = {}): Readable {
+  const block = randomBytes(64 * 1024);
+  let sent = 0;
+  let paused = false;
+  return new Readable({
+    async read() {
+      if (opts.pauseAt !== undefined && !paused && sent >= opts.pauseAt) {
+        paused = true;
+        await opts.resume;
+      }
+      if (opts.failAt !== undefined && sent >= opts.failAt) {
+        this.destroy(new Error('client went away'));
+        return;
+      }
+      if (sent >= total) {
+        this.push(null);
+        return;
+      }
+      const n = Math.min(block.length, total - sent);
+      sent += n;
+      this.push(block.subarray(0, n));
+    },
+  });
+}
+
+async function sha(stream: Readable): Promise<{ hash: string; bytes: number }> {
+  const h = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of stream) {
+    h.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { hash: h.digest('hex'), bytes };
+}
+
+test('bytes in, same bytes out; exists and delete', async () => {
+  const data = randomBytes(1000);
+  assert.deepEqual(await store.put('files/small', data), { size: 1000 });
+  assert.equal(await store.exists('files/small'), true);
+  assert.deepEqual(Buffer.from(await store.read('files/small')), data);
+  const { stream, size } = await store.get('files/small');
+  assert.equal(size, 1000);
+  assert.equal((await sha(stream)).hash, createHash('sha256').update(data).digest('hex'));
+  await store.delete('files/small');
+  assert.equal(await store.exists('files/small'), false);
+  await store.delete('files/small'); // deleting what is gone is no error
+});
+
+test('a missing key is BlobNotFoundError for get and read', async () => {
+  await assert.rejects(store.get('files/none'), BlobNotFoundError);
+  await assert.rejects(store.read('files/none'), BlobNotFoundError);
+});
+
+test('keys that could escape are refused', async () => {
+  await assert.rejects(store.put('../x', new Uint8Array(1)), /invalid blob key/);
+  await assert.rejects(store.exists('files/../../x'), /invalid blob key/);
+});
+
+test('a 48 MiB stream goes up in parts and comes back whole, in bounded memory', async () => {
+  const total = 48 * 1024 * 1024;
+  const source = generated(total);
+  const h = createHash('sha256');
+  source.on('data', (c: Buffer) => h.update(c));
+  // live buffer memory, sampled after a forced collection (garbage would hide the bound)
+  const gc = collector();
+  gc();
+  const base = process.memoryUsage().arrayBuffers;
+  let peak = 0;
+  const sampler = setInterval(() => {
+    gc();
+    peak = Math.max(peak, process.memoryUsage().arrayBuffers - base);
+  }, 25);
+  const { size } = await store.put('outputs/big', source, { maxBytes: total });
+  clearInterval(sampler);
+  assert.equal(size, total);
+  const back = await store.get('outputs/big');
+  assert.equal(back.size, total);
+  assert.deepEqual(await sha(back.stream), { hash: h.digest('hex'), bytes: total });
+  // 5 MiB parts, two in flight plus the one being filled: far below the object's size
+  if (process.env.SHOW_PEAK) console.log("peak MiB", peak / 1048576);
+  assert.ok(peak < 24 * 1024 * 1024, `upload held ${(peak / 1048576).toFixed(1)} MiB of buffers`);
+  await store.delete('outputs/big');
+});
+
+function collector(): () => void {
+  setFlagsFromString('--expose_gc');
+  return runInNewContext('gc') as () => void;
+}
+
+for (const [what, limit, total] of [
+  ['a single part', 1000, 5000],
+  ['a multipart', 9 * 1024 * 1024, 12 * 1024 * 1024],
+] as const) {
+  test(`past maxBytes ${what} upload fails with BlobTooLargeError and keeps nothing`, async () => {
+    const key = `files/too-large-${limit}`;
+    const err = await store.put(key, generated(total), { maxBytes: limit }).catch((e: unknown) => e);
+    assert.ok(err instanceof BlobTooLargeError, String(err));
+    assert.equal(await store.exists(key), false);
+  });
+}
+
+test('a byte array over maxBytes is refused before anything is sent', async () => {
+  await assert.rejects(store.put('files/arr', new Uint8Array(11), { maxBytes: 10 }), BlobTooLargeError);
+  assert.equal(await store.exists('files/arr'), false);
+});
+
+test('a source that fails mid-way (client gone) leaves no object', async () => {
+  for (const failAt of [100 * 1024, 10 * 1024 * 1024]) {
+    const key = `files/broken-${failAt}`;
+    await assert.rejects(store.put(key, generated(20 * 1024 * 1024, { failAt })), /client went away/);
+    assert.equal(await store.exists(key), false);
+  }
+});
+
+test('a multipart upload in flight is invisible until it completes', async () => {
+  let resume!: () => void;
+  const gate = new Promise<void>((r) => (resume = r));
+  const put = store.put('files/atomic', generated(12 * 1024 * 1024, { pauseAt: 10 * 1024 * 1024, resume: gate }));
+  await new Promise((r) => setTimeout(r, 300)); // the first part is up by now
+  assert.equal(await store.exists('files/atomic'), false);
+  await assert.rejects(store.read('files/atomic'), BlobNotFoundError);
+  resume();
+  assert.deepEqual(await put, { size: 12 * 1024 * 1024 });
+  assert.equal(await store.exists('files/atomic'), true);
+});
