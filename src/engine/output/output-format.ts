@@ -1,7 +1,10 @@
 // The last step of a slice: the printer file in the format the settings ask for. G-code passes
-// through; FCode (docs/fcode.md) is encoded from the finished G-code here.
+// through; FCode (docs/fcode.md) is encoded from the finished G-code here, so both formats carry
+// exactly the same commands.
 import type { SliceSettings } from '../settings.js';
 import type { SliceStats } from '../types.js';
+import { encodeFCode } from './fcode-encoder.js';
+import { metadataFromSlice } from './fcode-gcode-meta.js';
 
 export interface FormattedOutput {
   output: Uint8Array;
@@ -9,7 +12,9 @@ export interface FormattedOutput {
 }
 
 /** Turns the finished G-code into the printer file `settings.outputFormat` names. */
-export function toOutputFormat(gcode: Uint8Array, _settings: SliceSettings, _stats: SliceStats): FormattedOutput {
-  // FCode is not encoded yet (issue 6): every printer gets G-code for now
+export function toOutputFormat(gcode: Uint8Array, settings: SliceSettings, stats: SliceStats): FormattedOutput {
+  if (settings.outputFormat === 'FCODE') {
+    return { output: encodeFCode(gcode, metadataFromSlice(stats, settings)), format: 'FCODE' };
+  }
   return { output: gcode, format: 'GCODE' };
 }

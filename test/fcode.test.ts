@@ -1,0 +1,227 @@
+// FCode (docs/fcode.md): byte-exact round trips of sliced and hand-made G-code, the FCode printers
+// through the engine, and damaged, truncated and foreign files as FCodeErrors (fuzzed a little).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { slice } from '../src/engine/pipeline.js';
+import { parseModel } from '../src/engine/mesh/index.js';
+import { resolveSettings } from '../src/profiles/index.js';
+import type { ModelInput, SliceResult } from '../src/engine/types.js';
+import { crc32, decodeFCode, encodeFCode, FCodeError, metadataFromGcode, readFCodeHeader } from '../src/engine/output/fcode-api.js';
+import { ByteReader, ByteWriter } from '../src/engine/output/fcode-bytes.js';
+import { parseFixed, writeFixed } from '../src/engine/output/fcode-numbers.js';
+import { parseGcode } from '../src/engine/output/parse-gcode.js';
+import { box, MODELS_DIR } from './mesh-fixtures.js';
+
+const utf8 = new TextEncoder();
+const text = (b: Uint8Array) => Buffer.from(b).toString('latin1');
+
+function cubeModel(): ModelInput {
+  if (MODELS_DIR) {
+    const file = path.join(MODELS_DIR, 'xyz_calibration_cube.stl');
+    return { name: 'cube.stl', mesh: parseModel(readFileSync(file), 'xyz_calibration_cube.stl').mesh };
+  }
+  const b = box(0, 0, 0, 20, 20, 20);
+  return { name: 'cube.stl', mesh: { positions: new Float32Array(b.positions), indices: new Uint32Array(b.indices) } };
+}
+
+/** One slice of the cube on IdeaWerk-Speed in each format (shared by the tests below). */
+const slices = (async () => {
+  const model = cubeModel();
+  const fcodeSettings = resolveSettings({ printer: 'IdeaWerk-Speed', overrides: { infillDensity: 10 } }).settings;
+  const gcodeSettings = resolveSettings({ printer: 'IdeaWerk-Speed', overrides: { infillDensity: 10, outputFormat: 'GCODE' } }).settings;
+  const fcode: SliceResult = await slice([model], fcodeSettings);
+  const gcode: SliceResult = await slice([model], gcodeSettings);
+  return { fcode, gcode };
+})();
+
+test('CRC-32 is the zip/PNG one (check value of "123456789") and continues across calls', () => {
+  const b = utf8.encode('123456789');
+  assert.equal(crc32(b), 0xcbf43926);
+  assert.equal(crc32(b, 4, 9, crc32(b, 0, 4)), 0xcbf43926);
+  assert.equal(crc32(new Uint8Array(0)), 0);
+});
+
+test('varints and zigzag round-trip up to 2^52; a varint past the end is an FCodeError', () => {
+  const values = [0, 1, -1, 63, -64, 64, 127, 128, -129, 300000, -4800000, 2 ** 31, -(2 ** 31) - 5, 2 ** 52 - 1, -(2 ** 52)];
+  const w = new ByteWriter(4);
+  for (const v of values) w.signed(v);
+  const r = new ByteReader(w.result(), 0, w.length, 'test');
+  for (const v of values) assert.equal(r.signed(), v);
+  assert.equal(r.pos, w.length);
+  const cut = new ByteReader(Uint8Array.of(0x80, 0x80), 0, 2, 'test');
+  assert.throws(() => cut.varint(), (e: unknown) => e instanceof FCodeError && e.code === 'BAD_BLOCK');
+});
+
+test('numbers: only the canonical spelling is taken, and it is written back the same', () => {
+  const ok = ['0', '1', '-1', '12.5', '0.001', '-0.5', '123.45678', '2.40122', '200', '-5'];
+  for (const s of ok) {
+    const b = utf8.encode(s);
+    const v = parseFixed(b, 0, b.length, 5);
+    assert.ok(Number.isFinite(v), s);
+    const w = new ByteWriter(4);
+    writeFixed(w, v, 5);
+    assert.equal(text(w.result()), s);
+  }
+  assert.equal(parseFixed(utf8.encode('2.40122'), 0, 7, 5), 240122);
+  assert.equal(parseFixed(utf8.encode('12.5'), 0, 4, 3), 12500);
+  for (const s of ['2.0', '-0', '+1', '01', '.5', '1.', '1.123456', '', '-', '1e3', '1 ', '0.10']) {
+    const b = utf8.encode(s);
+    assert.ok(Number.isNaN(parseFixed(b, 0, b.length, 5)), `"${s}" is not canonical`);
+  }
+});
+
+test('a sliced model round-trips byte for byte, and FCode is much smaller than its G-code', async () => {
+  const { fcode, gcode } = await slices;
+  assert.equal(fcode.format, 'FCODE');
+  assert.equal(gcode.format, 'GCODE');
+  assert.deepEqual([...fcode.output.subarray(0, 5)], [0x43, 0x49, 0x52, 0x00, 1]);
+  const decoded = decodeFCode(fcode.output);
+  assert.ok(Buffer.from(decoded.gcode).equals(Buffer.from(gcode.output)), 'decode(FCode) = the G-code of the same slice');
+  assert.ok(fcode.output.length < gcode.output.length * 0.35, `FCode ${fcode.output.length} B vs G-code ${gcode.output.length} B`);
+  // every motion and extrusion command is there: the parsed moves agree too
+  const a = parseGcode(text(decoded.gcode));
+  const b = parseGcode(text(gcode.output));
+  assert.equal(a.moves.length, b.moves.length);
+  assert.equal(a.netE, b.netE);
+  assert.deepEqual(a.layerStarts, b.layerStarts);
+  // re-encoding the decoded G-code gives the same file
+  assert.ok(Buffer.from(encodeFCode(decoded.gcode, decoded.meta)).equals(Buffer.from(fcode.output)));
+});
+
+test('the metadata block carries the slice figures, the flavour and the machine', async () => {
+  const { fcode } = await slices;
+  const h = readFCodeHeader(fcode.output);
+  const s = fcode.stats;
+  assert.equal(h.version, 1);
+  assert.deepEqual(h.decimals, { x: 3, y: 3, z: 3, e: 5, f: 0 });
+  assert.equal(h.meta.printTimeS, s.printTimeS);
+  assert.equal(h.meta.filamentMm, s.filamentMm);
+  assert.equal(h.meta.filamentMm3, s.filamentMm3);
+  assert.equal(h.meta.filamentG, s.filamentG);
+  assert.deepEqual(h.meta.bounds, s.bounds);
+  assert.equal(h.meta.layerCount, s.layerCount);
+  assert.match(h.meta.generator ?? '', /^Stratum \d/);
+  assert.equal(h.meta.machine, 'IdeaWerk-Speed');
+  assert.equal(h.meta.flavor, 'marlin');
+});
+
+test('G-code comments give the metadata of G-code from elsewhere', async () => {
+  const { gcode, fcode } = await slices;
+  const m = metadataFromGcode(gcode.output);
+  assert.equal(m.layerCount, fcode.stats.layerCount);
+  assert.equal(m.printTimeS, Math.round(fcode.stats.printTimeS));
+  assert.deepEqual(m.bounds, fcode.stats.bounds);
+  assert.equal(m.machine, 'IdeaWerk-Speed');
+  const prusaStyle = utf8.encode('; generated by PrusaSlicer 2.8.1 on 2024-01-01 at 10:00:00 UTC\nG1 X1\n;LAYER_CHANGE\n;LAYER:0\n;LAYER:1\n' +
+    '; filament used [mm] = 1234.5\n; filament used [cm3] = 3.1\n; estimated printing time (normal mode) = 1h 2m 3s\n');
+  const p = metadataFromGcode(prusaStyle);
+  assert.deepEqual(p, { generator: 'PrusaSlicer 2.8.1', filamentMm: 1234.5, filamentMm3: 3100, printTimeS: 3723, layerCount: 2 });
+});
+
+/** G-code that is awkward on purpose: odd spellings, CRLF, bytes that are not UTF-8, long lines. */
+function awkwardGcode(): Uint8Array {
+  const lines = [
+    ';FLAVOR:Marlin', '', 'G28 ; home', 'G1 Z2.0 F3000 ; lift', 'G1 X10 Y-0.5 E.5', 'G1 X1 F200 Y2', 'G1 F1200 X1.5 Y2.25 E0.00001',
+    'G0 X100.001 Y0 Z0.3 F6000', 'G1 F1800 E-5', 'G1 F1800 E0', 'G1 E0 E1', 'G1 Y1 X2', 'G1', 'G0', 'G1  X1', 'G1 X1 ', 'G1 X0.0001',
+    'G10', 'G11', 'g1 x1', 'G92 E0', 'G92 E-1.5', 'G92 X0', 'M106 S255', 'M106 S127.5', 'M106', 'M107', 'M1070', 'M104 S210',
+    'M109 S215 T0', 'M140 S60', 'M190 S-1', 'M73 P5 R100', 'M73 P5', 'M73 Q5 R1', ';LAYER:-3', ';LAYER:12', ';LAYER:x',
+    ';TYPE:WALL-OUTER', ';TYPE:Custom', ';TYPE:SUPPORT-INTERFACE', ';TIME_ELAPSED:12.345', ';TIME_ELAPSED:12.3456',
+    ';TIME_ELAPSED:-1', 'G1 X1\r', '; ünïcödé ✓', 'x'.repeat(5000), 'G1 X99999999999999999 Y1', 'G1 X-0', ';MESH:a.stl', ';MESH:a.stl',
+  ];
+  const body = utf8.encode(lines.join('\n'));
+  const out = new Uint8Array(body.length + 4);
+  out.set(body);
+  out.set([10, 0xff, 0xfe, 0x80], body.length); // not UTF-8, no final newline
+  return out;
+}
+
+test('any line survives: awkward G-code round-trips byte for byte, with or without a final newline', () => {
+  const g = awkwardGcode();
+  for (const input of [g, Uint8Array.from([...g, 10]), new Uint8Array(0), utf8.encode('\n'), utf8.encode('\n\n'), utf8.encode('G1 X1')]) {
+    for (const blockLines of [1, 3, 4096]) {
+      const f = encodeFCode(input, {}, { blockLines });
+      const d = decodeFCode(f);
+      assert.ok(Buffer.from(d.gcode).equals(Buffer.from(input)), `round trip (${input.length} bytes, blocks of ${blockLines})`);
+    }
+  }
+  const many = decodeFCode(encodeFCode(g, {}, { blockLines: 3 }));
+  assert.equal(many.blocks, Math.ceil(many.lines / 3));
+});
+
+test('other decimals in the header: F with one decimal keeps Cura-style feedrates compact', () => {
+  const g = utf8.encode('G1 F2571.4 X1.2345 Y2\nG1 X3 Y4 E0.1234567\n');
+  const f = encodeFCode(g, {}, { decimals: { x: 4, f: 1, e: 6 } });
+  const d = decodeFCode(f);
+  assert.ok(Buffer.from(d.gcode).equals(Buffer.from(g)));
+  assert.deepEqual(d.decimals, { x: 4, y: 3, z: 3, e: 6, f: 1 });
+  assert.throws(() => encodeFCode(g, {}, { decimals: { x: 9 } }), RangeError);
+});
+
+function expectFCodeError(bytes: Uint8Array, code: string, message?: RegExp): FCodeError {
+  try {
+    decodeFCode(bytes);
+  } catch (e) {
+    assert.ok(e instanceof FCodeError, `an FCodeError, not ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    if (message) assert.match(e.message, message);
+    return e;
+  }
+  assert.fail(`no error for ${code}`);
+}
+
+test('a damaged block is caught by its CRC, with the block and its byte offset named', async () => {
+  const { fcode } = await slices;
+  const h = readFCodeHeader(fcode.output);
+  // walk to block 1 and damage one byte in the middle of its payload
+  const len0 = new DataView(fcode.output.buffer, fcode.output.byteOffset).getUint32(h.blocksAt, true);
+  const block1 = h.blocksAt + 12 + len0;
+  const bad = fcode.output.slice();
+  bad[block1 + 40] ^= 0x10;
+  const e = expectFCodeError(bad, 'BAD_CHECKSUM', new RegExp(`block 1 at byte ${block1} is damaged: CRC-32`));
+  assert.equal(e.block, 1);
+  assert.equal(e.offset, block1);
+  // damage in the metadata
+  const meta = fcode.output.slice();
+  meta[20] ^= 1;
+  expectFCodeError(meta, 'BAD_CHECKSUM', /metadata damaged/);
+});
+
+test('truncated, foreign, newer and padded files are clear errors', async () => {
+  const { fcode, gcode } = await slices;
+  expectFCodeError(gcode.output, 'BAD_MAGIC', /not an FCode file/);
+  expectFCodeError(new Uint8Array(0), 'BAD_MAGIC');
+  expectFCodeError(fcode.output.subarray(0, 10), 'TRUNCATED');
+  expectFCodeError(fcode.output.subarray(0, 40), 'TRUNCATED');
+  expectFCodeError(fcode.output.subarray(0, fcode.output.length - 12), 'TRUNCATED', /no end block/);
+  expectFCodeError(fcode.output.subarray(0, Math.floor(fcode.output.length / 2)), 'TRUNCATED', /truncated/);
+  const newer = fcode.output.slice();
+  newer[4] = 2;
+  expectFCodeError(newer, 'BAD_VERSION', /version 2/);
+  expectFCodeError(Uint8Array.from([...fcode.output, 0]), 'TRAILING_DATA');
+});
+
+test('fuzz: random byte flips and cuts always give an FCodeError (or the same G-code), never another throw', () => {
+  const g = awkwardGcode();
+  const f = encodeFCode(g, metadataFromGcode(g), { blockLines: 8 });
+  let seed = 12345;
+  const rand = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  let errors = 0;
+  for (let k = 0; k < 400; k++) {
+    const bad = k % 4 === 3 ? f.slice(0, rand(f.length)) : f.slice();
+    if (k % 4 !== 3) for (let flips = 1 + rand(3); flips > 0; flips--) bad[rand(bad.length)] ^= 1 + rand(255);
+    try {
+      const d = decodeFCode(bad);
+      // only a flip in a reserved spot may pass unnoticed; then the G-code must still be exact
+      assert.ok(Buffer.from(d.gcode).equals(Buffer.from(g)), `case ${k} decoded to different G-code without an error`);
+    } catch (e) {
+      assert.ok(e instanceof FCodeError, `case ${k}: ${String(e)}`);
+      errors++;
+    }
+  }
+  assert.ok(errors >= 395, `${errors} of 400 damaged files were rejected`);
+});
