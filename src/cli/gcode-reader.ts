@@ -1,6 +1,6 @@
 // A small G-code reader for the layer preview: follows G0/G1 (and G2/G3 arcs), absolute and
 // relative XYZ and E, G92, and the layer and feature comments of Stratum, CuraEngine
-// (`;LAYER:n`, `;TYPE:WALL-OUTER`) and PrusaSlicer (`;LAYER_CHANGE`, `;Z:0.2`,
+// (`;LAYER:n`, `;TYPE:WALL-OUTER`, `;BRIDGE`) and PrusaSlicer (`;LAYER_CHANGE`, `;Z:0.2`,
 // `;TYPE:External perimeter`). Files without layer comments are split where extrusion
 // moves up in Z. It keeps the moves of one requested layer only, so large files stay cheap.
 
@@ -87,6 +87,9 @@ export function readGcodeLayer(text: string, wanted: number): GcodeScan {
         if (markers === 'prusa') startLayer(prusaCount++);
       } else if (line.startsWith(';TYPE:')) {
         type = line.slice(6).trim();
+      } else if (line === ';BRIDGE') {
+        // Stratum marks bridge lines with `;BRIDGE` after their `;TYPE:SKIN`
+        type = 'Bridge infill';
       } else if (line.startsWith(';Z:') && markers === 'prusa' && current) {
         (current as LayerMoves).z = parseFloat(line.slice(3));
       }
