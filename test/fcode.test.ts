@@ -90,6 +90,22 @@ test('a sliced model round-trips byte for byte, and FCode is much smaller than i
   assert.ok(Buffer.from(encodeFCode(decoded.gcode, decoded.meta)).equals(Buffer.from(fcode.output)));
 });
 
+test('relative extrusion (M83): flagged in the header, predicted on E amounts, still byte-exact', async () => {
+  const settings = resolveSettings({ printer: 'Stratum One', overrides: { infillDensity: 10, relativeExtrusion: true } }).settings;
+  const r = await slice([cubeModel()], settings);
+  assert.equal(r.format, 'FCODE');
+  const d = decodeFCode(r.output);
+  assert.equal(d.flags & 2, 2, 'relative-E flag');
+  const g = text(d.gcode);
+  assert.match(g, /^M83/m);
+  assert.ok(Buffer.from(encodeFCode(d.gcode, d.meta)).equals(Buffer.from(r.output)));
+  assert.ok(r.output.length < d.gcode.length * 0.35, `FCode ${r.output.length} B vs G-code ${d.gcode.length} B`);
+  // the same G-code with the absolute-E guess decodes the same, only larger
+  const absolute = encodeFCode(utf8.encode(g.replace(/^M83/m, 'M82')), d.meta);
+  assert.equal(absolute[5]! & 2, 0);
+  assert.ok(absolute.length > r.output.length, `${absolute.length} > ${r.output.length}`);
+});
+
 test('the metadata block carries the slice figures, the flavour and the machine', async () => {
   const { fcode } = await slices;
   const h = readFCodeHeader(fcode.output);

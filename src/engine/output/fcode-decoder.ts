@@ -4,13 +4,18 @@
 import { ByteReader, ByteWriter, readU32 } from './fcode-bytes.js';
 import { crc32 } from './fcode-crc.js';
 import {
+  AXIS_E,
   AXIS_F,
+  AXIS_X,
+  AXIS_Y,
+  AXIS_Z,
   BLOCK_HEADER_BYTES,
   FCODE_MAGIC,
   FCODE_VERSION,
   FCodeError,
   FEATURE_NAMES,
   FLAG_NO_FINAL_NEWLINE,
+  FLAG_RELATIVE_E,
   HEADER_BYTES,
   MAX_BLOCK_LINES,
   MAX_BLOCK_PAYLOAD,
@@ -34,6 +39,7 @@ import {
 } from './fcode-format.js';
 import { readMetadata, type FCodeMetadata } from './fcode-metadata.js';
 import { writeFixed } from './fcode-numbers.js';
+import { EPredictor } from './fcode-predict.js';
 
 export interface FCodeHeader {
   version: number;
@@ -86,7 +92,7 @@ export function readFCodeHeader(bytes: Uint8Array): FCodeHeader {
   }
   // checked after the CRC: a damaged byte is reported as damage, not as a strange setting
   const flags = bytes[5]!;
-  if (flags & ~FLAG_NO_FINAL_NEWLINE) throw new FCodeError('BAD_HEADER', `unknown FCode flags 0x${flags.toString(16)}`, 5);
+  if (flags & ~(FLAG_NO_FINAL_NEWLINE | FLAG_RELATIVE_E)) throw new FCodeError('BAD_HEADER', `unknown FCode flags 0x${flags.toString(16)}`, 5);
   const d = Array.from(bytes.subarray(6, 11));
   if (d.some((n) => n > MAX_DECIMALS)) throw new FCodeError('BAD_HEADER', `FCode decimals ${d.join(',')} out of range`, 6);
   const decimals: AxisDecimals = { x: d[0]!, y: d[1]!, z: d[2]!, e: d[3]!, f: d[4]! };
@@ -95,14 +101,19 @@ export function readFCodeHeader(bytes: Uint8Array): FCodeHeader {
 }
 
 /** Writes one block's commands as G-code lines, each followed by '\n'. */
-function decodeBlock(r: ByteReader, lines: number, dec: number[], out: ByteWriter): void {
-  const base = new Float64Array(5);
+function decodeBlock(r: ByteReader, lines: number, dec: number[], relativeE: boolean, out: ByteWriter): void {
+  const base = new Float64Array(6); // X Y Z E, F of G0, F of G1
+  const predictor = new EPredictor();
+  const values = [0, 0, 0, 0, 0];
   const dictionary: Uint8Array[] = [];
   // values past 2^53 cannot come from an encoder (only from damage the CRC missed)
   const safe = (v: number, at: number): number => (Number.isSafeInteger(v) ? v : r.fail(`value ${v} out of range`, at));
   const fixed = (axis: number, delta: number): void => {
     base[axis] = safe(base[axis]! + delta, r.pos);
     writeFixed(out, base[axis]!, dec[axis]!);
+  };
+  const setBase = (i: number, v: number, at: number): void => {
+    base[i] = values[i > 4 ? 4 : i] = safe(v, at);
   };
   const whole = (v: number, decimals = 0): void => writeFixed(out, safe(v, r.pos), decimals);
   for (let k = 0; k < lines; k++) {
@@ -115,13 +126,28 @@ function decodeBlock(r: ByteReader, lines: number, dec: number[], out: ByteWrite
       if (fLast && !(mask & AXIS_F)) r.fail(`move opcode 0x${op.toString(16)} puts F last but has no F`, at);
       out.bytes[out.length++] = 71; // G
       out.bytes[out.length++] = op & OP_MOVE_G1 ? 49 : 48;
-      const deltas = [0, 0, 0, 0, 0];
-      for (let a = 0; a < 5; a++) if (mask & (1 << a)) deltas[a] = r.signed();
+      const dx = mask & AXIS_X ? r.signed() : 0;
+      const dy = mask & AXIS_Y ? r.signed() : 0;
+      if (mask & AXIS_X) setBase(0, base[0]! + dx, at);
+      if (mask & AXIS_Y) setBase(1, base[1]! + dy, at);
+      if (mask & AXIS_Z) setBase(2, base[2]! + r.signed(), at);
+      if (mask & AXIS_E) {
+        let step = r.signed();
+        if (mask & (AXIS_X | AXIS_Y)) {
+          step += predictor.predict(dx, dy);
+          predictor.learn(step);
+          setBase(3, relativeE ? step : base[3]! + step, at);
+        } else setBase(3, base[3]! + step, at);
+      }
+      if (mask & AXIS_F) {
+        const f = op & OP_MOVE_G1 ? 5 : 4;
+        setBase(f, base[f]! + r.signed(), at);
+      }
       const axis = (a: number): void => {
         out.reserve(32);
         out.bytes[out.length++] = 32;
         out.bytes[out.length++] = AXIS_LETTERS[a]!;
-        fixed(a, deltas[a]!);
+        writeFixed(out, values[a]!, dec[a]!);
       };
       if (mask & AXIS_F && !fLast) axis(4);
       for (let a = 0; a < 4; a++) if (mask & (1 << a)) axis(a);
@@ -248,7 +274,7 @@ export function decodeFCode(bytes: Uint8Array): DecodedFCode {
         blocks,
       );
     }
-    decodeBlock(new ByteReader(bytes, start, start + length, `FCode block ${blocks}`, blocks), count, dec, out);
+    decodeBlock(new ByteReader(bytes, start, start + length, `FCode block ${blocks}`, blocks), count, dec, (header.flags & FLAG_RELATIVE_E) !== 0, out);
     lines += count;
     blocks++;
     pos = start + length;

@@ -17,6 +17,7 @@ import {
   FCodeError,
   FEATURE_NAMES,
   FLAG_NO_FINAL_NEWLINE,
+  FLAG_RELATIVE_E,
   HEADER_BYTES,
   MAX_BLOCK_PAYLOAD,
   MAX_DECIMALS,
@@ -41,6 +42,7 @@ import {
 } from './fcode-format.js';
 import { writeMetadata, type FCodeMetadata } from './fcode-metadata.js';
 import { parseFixed } from './fcode-numbers.js';
+import { EPredictor } from './fcode-predict.js';
 
 export interface EncodeOptions {
   /** decimals kept per move axis (default X/Y/Z 3, E 5, F 0) */
@@ -73,11 +75,15 @@ function keyOf(b: Uint8Array, s: number, e: number): string {
 
 /** The state a block's commands are coded against; it starts afresh with every block. */
 class BlockState {
-  readonly base = new Float64Array(5); // previous X Y Z E F, fixed-point
+  /** previous X Y Z E, F of G0, F of G1; fixed-point */
+  readonly base = new Float64Array(6);
   readonly dictionary = new Map<string, number>();
+  readonly predictor = new EPredictor();
+  constructor(readonly relativeE: boolean) {}
   reset(): void {
     this.base.fill(0);
     this.dictionary.clear();
+    this.predictor.reset();
   }
 }
 
@@ -129,12 +135,29 @@ class LineCoder {
       i = j;
     }
     const w = this.w;
-    w.u8((b[s + 1] === 49 ? OP_MOVE_G1 : 0) | (fLast ? OP_MOVE_F_LAST : 0) | mask);
-    const base = this.st.base;
-    for (let a = 0; a < 5; a++) {
+    const g1 = b[s + 1] === 49;
+    w.u8((g1 ? OP_MOVE_G1 : 0) | (fLast ? OP_MOVE_F_LAST : 0) | mask);
+    const { base, predictor } = this.st;
+    const v = this.vals;
+    // what is stored for each axis: its step from the previous value
+    let eStored = v[3]! - base[3]!;
+    if (mask & AXIS_E && mask & (AXIS_X | AXIS_Y)) {
+      const dx = mask & AXIS_X ? v[0]! - base[0]! : 0;
+      const dy = mask & AXIS_Y ? v[1]! - base[1]! : 0;
+      const guess = predictor.predict(dx, dy);
+      const step = this.st.relativeE ? v[3]! : eStored;
+      predictor.learn(step);
+      eStored = step - guess;
+    }
+    for (let a = 0; a < 4; a++) {
       if (!(mask & (1 << a))) continue;
-      w.signed(this.vals[a]! - base[a]!);
-      base[a] = this.vals[a]!;
+      w.signed(a === 3 ? eStored : v[a]! - base[a]!);
+      base[a] = v[a]!;
+    }
+    if (mask & AXIS_F) {
+      const f = g1 ? 5 : 4;
+      w.signed(v[4]! - base[f]!);
+      base[f] = v[4]!;
     }
     return true;
   }
@@ -240,6 +263,20 @@ class LineCoder {
   }
 }
 
+/**
+ * Whether the G-code's E values are amounts per move: its first M82/M83 line says so. Decoding
+ * never depends on this guess; a wrong one only makes the file larger.
+ */
+function relativeExtrusion(gcode: Uint8Array): boolean {
+  for (let i = gcode.indexOf(M); i >= 0; i = gcode.indexOf(M, i + 1)) {
+    if ((i === 0 || gcode[i - 1] === NEWLINE) && gcode[i + 1] === 56 && (gcode[i + 2] === 50 || gcode[i + 2] === 51)) {
+      const end = gcode[i + 3];
+      if (end === undefined || end === NEWLINE || end === SPACE || end === SEMI || end === 13) return gcode[i + 2] === 51;
+    }
+  }
+  return false;
+}
+
 function checkDecimals(d: AxisDecimals): void {
   for (const [axis, n] of Object.entries(d)) {
     if (!Number.isInteger(n) || n < 0 || n > MAX_DECIMALS) {
@@ -256,10 +293,11 @@ export function encodeFCode(gcode: Uint8Array, meta: FCodeMetadata, opts: Encode
   const out = new ByteWriter(Math.max(1 << 16, gcode.length >>> 2));
 
   const n = gcode.length;
+  const relativeE = relativeExtrusion(gcode);
   const noFinalNewline = n > 0 && gcode[n - 1] !== NEWLINE;
   for (const byte of FCODE_MAGIC) out.u8(byte);
   out.u8(FCODE_VERSION);
-  out.u8(noFinalNewline ? FLAG_NO_FINAL_NEWLINE : 0);
+  out.u8((noFinalNewline ? FLAG_NO_FINAL_NEWLINE : 0) | (relativeE ? FLAG_RELATIVE_E : 0));
   for (const d of [decimals.x, decimals.y, decimals.z, decimals.e, decimals.f]) out.u8(d);
   out.u8(0);
   out.u32(0); // metadata length, set below
@@ -269,7 +307,7 @@ export function encodeFCode(gcode: Uint8Array, meta: FCodeMetadata, opts: Encode
   out.u32(crc32(out.bytes, 0, out.length));
 
   const payload = new ByteWriter();
-  const state = new BlockState();
+  const state = new BlockState(relativeE);
   const coder = new LineCoder(payload, state, decimals);
   let blockLineCount = 0;
   let total = 0;

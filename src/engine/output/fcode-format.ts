@@ -7,8 +7,13 @@ export const FCODE_VERSION = 1;
 
 /** Header: magic (4), version (1), flags (1), decimals X Y Z E F (5), reserved (1), metadata length (4). */
 export const HEADER_BYTES = 16;
-/** flags bit 0: the G-code's last line has no '\n' after it. Other bits must be 0 in version 1. */
+/** flags bit 0: the G-code's last line has no '\n' after it. */
 export const FLAG_NO_FINAL_NEWLINE = 1;
+/**
+ * flags bit 1: E values are amounts per move (M83), so extrusion prediction guesses the value
+ * itself, not its step from the previous E. Only the file's size depends on it. Other bits are 0.
+ */
+export const FLAG_RELATIVE_E = 2;
 
 /** Decimals a number of each move axis is stored with (fixed-point): µm for XYZ, 10 nm for E. */
 export const DEFAULT_DECIMALS = { x: 3, y: 3, z: 3, e: 5, f: 0 } as const;
@@ -30,8 +35,10 @@ export const TARGET_BLOCK_PAYLOAD = 64 * 1024;
 
 /**
  * Opcodes. 0x00–0x7F are moves: bit 6 = G1 (else G0), bit 5 = F written last (else first), bits 0–4
- * say which of X Y Z E F are present (1, 2, 4, 8, 16); each present value follows as a zigzag varint
- * delta from that axis' previous value. Bit 5 may only be set when F is present.
+ * say which of X Y Z E F are present (1, 2, 4, 8, 16); each present value follows, in the order
+ * X Y Z E F, as a zigzag varint delta from that axis' previous value (F: the previous F of the same
+ * G0 or G1; E of a move with X or Y: the difference from the predicted step, see fcode-predict.ts).
+ * Bit 5 may only be set when F is present.
  */
 export const OP_MOVE_G1 = 0x40;
 export const OP_MOVE_F_LAST = 0x20;
