@@ -18,6 +18,8 @@ const USAGE = `usage: stratum <command> [options]
 
 commands:
   serve                      run the slicing service (HTTP API, interface v1)
+                             [--role all|api|worker]: distributed roles (docs/deployment.md)
+  worker                     a slicing worker of the distributed mode (serve --role worker)
   keys create|list|revoke    manage API keys of the embedded store
   slice MODEL -o OUT         slice a model (STL, OBJ, 3MF) into G-code
   preview GCODE --layer N -o PNG
@@ -42,6 +44,7 @@ const importLoose = (specifier: string) => import(specifier) as Promise<{ run: C
 
 const COMMANDS: Record<string, () => Promise<{ run: CommandRun }>> = {
   serve: () => importLoose('./serve.js'),
+  worker: () => importLoose('./serve.js').then((m) => ({ run: (argv: string[]) => m.run([...argv, '--role', 'worker']) })),
   keys: () => importLoose('./keys.js'),
   slice: () => import('./slice-command.js'),
   preview: () => import('./preview-command.js'),

@@ -3,6 +3,7 @@
 // stops a worker the moment its task is cancelled (piscina terminates the thread), retries a task
 // whose worker broke (up to maxAttempts), and on start resumes what a previous process left behind.
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
@@ -62,7 +63,8 @@ const PERSIST_MS = 1000;
 const POLL_MS = 1000;
 
 export class EmbeddedRunner {
-  readonly owner = `embedded-${process.pid}-${randomBytes(4).toString('hex')}`;
+  /** names this runner in leases: host and pid say which process holds a task */
+  readonly owner = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   private pool: Piscina<SliceJob, SliceJobResult> | null = null;
   private readonly running = new Map<string, Running>();
   private readonly transitions: TaskTransitions;
@@ -104,8 +106,11 @@ export class EmbeddedRunner {
         if (status !== 'queued') await this.transitions.requeued(id);
       }
     }
+    // the event bus may span processes (distributed mode): a cancel made through any API process
+    // stops the slice here, and a task queued through any of them wakes this runner at once
     this.unsubscribe = this.deps.events.subscribeAll((task) => {
       if (task.status === 'cancelled') this.abort(task.id, 'cancelled');
+      else if (task.status === 'queued') this.notify();
     });
     this.every(Math.max(100, this.opts.leaseMs / 3), () => this.heartbeat());
     this.every(this.opts.leaseMs, async () => {
@@ -256,7 +261,14 @@ export class EmbeddedRunner {
     blobKey: string,
     result: Extract<SliceJobResult, { ok: true }>,
   ): Promise<void> {
-    const { store, blobs, queue, metrics } = this.deps;
+    const { store, blobs, queue, metrics, log } = this.deps;
+    // a lease lost meanwhile (this process stalled past it) means another worker may be slicing the
+    // task again: leave the result to it rather than race it (the status CAS below is the last guard)
+    if (!(await queue.heartbeat(task.id, this.owner, this.opts.leaseMs))) {
+      log.warn({ taskId: task.id }, 'lease lost before the result was saved; another worker owns the task now');
+      await blobs.delete(blobKey);
+      return;
+    }
     const outputName = `${baseName(inputName)}${result.format === 'FCODE' ? '.fcode' : '.gcode'}`;
     const output: OutputRecord = {
       id: outputId,

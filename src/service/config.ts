@@ -39,6 +39,26 @@ export interface ServiceConfig {
   metricsPublic: boolean;
   /** trust X-Forwarded-* from a reverse proxy */
   trustProxy: boolean;
+  /** what this process does: `all` (HTTP API and slicing), `api` (HTTP only) or `worker` (slicing only) */
+  role: ServiceRole;
+  /** PostgreSQL URL: set, the process runs distributed (metadata and the queue in PostgreSQL) */
+  databaseUrl: string;
+  /** S3-compatible endpoint, e.g. http://minio:9000 (empty: AWS S3 itself) */
+  s3Endpoint: string;
+  s3Bucket: string;
+  s3Region: string;
+  s3AccessKeyId: string;
+  s3SecretAccessKey: string;
+  /** prefix of every object key, so the bucket can hold other things too */
+  s3Prefix: string;
+}
+
+export type ServiceRole = 'all' | 'api' | 'worker';
+const ROLES: readonly string[] = ['all', 'api', 'worker'];
+
+/** distributed when a database URL is configured; otherwise the zero-config embedded store */
+export function isDistributed(config: Pick<ServiceConfig, 'databaseUrl'>): boolean {
+  return config.databaseUrl !== '';
 }
 
 /** Layer threads per slice: the cores shared out among the slicing workers (1 = no extra threads). */
@@ -73,6 +93,14 @@ export function defaultConfig(): ServiceConfig {
     authCacheS: 5,
     metricsPublic: true,
     trustProxy: false,
+    role: 'all',
+    databaseUrl: '',
+    s3Endpoint: '',
+    s3Bucket: '',
+    s3Region: 'us-east-1',
+    s3AccessKeyId: '',
+    s3SecretAccessKey: '',
+    s3Prefix: '',
   };
 }
 
@@ -99,6 +127,14 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_AUTH_CACHE_S: 'authCacheS',
   STRATUM_METRICS_PUBLIC: 'metricsPublic',
   STRATUM_TRUST_PROXY: 'trustProxy',
+  STRATUM_ROLE: 'role',
+  DATABASE_URL: 'databaseUrl',
+  S3_ENDPOINT: 's3Endpoint',
+  S3_BUCKET: 's3Bucket',
+  S3_REGION: 's3Region',
+  S3_ACCESS_KEY_ID: 's3AccessKeyId',
+  S3_SECRET_ACCESS_KEY: 's3SecretAccessKey',
+  S3_PREFIX: 's3Prefix',
 };
 
 export class ConfigError extends Error {
@@ -137,6 +173,7 @@ function coerce(key: keyof ServiceConfig, raw: unknown, source: string): Service
   if (key === 'logLevel' && !LOG_LEVELS.includes(s)) {
     throw new ConfigError(`${source}: log level must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  if (key === 'role' && !ROLES.includes(s)) throw new ConfigError(`${source}: role must be one of ${ROLES.join(', ')}`);
   return s;
 }
 
@@ -176,5 +213,25 @@ export function loadConfig(opts: LoadConfigOptions = {}): ServiceConfig {
   }
   const result = config as unknown as ServiceConfig;
   result.dataDir = resolve(result.dataDir);
+  checkModeKeys(result);
   return result;
+}
+
+/** The embedded store is one process; the distributed one needs both PostgreSQL and a bucket. */
+function checkModeKeys(config: ServiceConfig): void {
+  const s3Given = config.s3Endpoint !== '' || config.s3Bucket !== '';
+  if (!isDistributed(config)) {
+    if (config.role !== 'all') {
+      throw new ConfigError(`role '${config.role}' needs the distributed mode (DATABASE_URL and S3_*); the embedded store serves one process`);
+    }
+    if (s3Given) throw new ConfigError('S3_ENDPOINT/S3_BUCKET are set but DATABASE_URL is not: the distributed mode needs both');
+    return;
+  }
+  if (config.s3Bucket === '') throw new ConfigError('DATABASE_URL is set but S3_BUCKET is not: the distributed mode needs both');
+  if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  if (config.s3Endpoint !== '' && !/^https?:\/\//.test(config.s3Endpoint)) {
+    throw new ConfigError('S3_ENDPOINT must be an http:// or https:// URL');
+  }
 }
