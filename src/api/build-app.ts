@@ -13,6 +13,9 @@ import { interfaceErrorHandler, notFoundHandler } from './errors.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { opsRoutes } from './ops-routes.js';
 import { SHARED_SCHEMAS } from './schemas.js';
+import { v0_1Api } from './v0_1/index.js';
+import { v0_2Api } from './v0_2/index.js';
+import { v0_3Api } from './v0_3/index.js';
 import { v1Api } from './v1/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -97,5 +100,8 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   await app.register(opsRoutes, { core });
   await app.register(oauthRoutes, { core });
   await app.register(v1Api, { prefix: '/v1', core, streams });
+  await app.register(v0_3Api, { prefix: '/v0.3', core });
+  await app.register(v0_2Api, { prefix: '/v0.2', core });
+  await app.register(v0_1Api, { prefix: '/v0.1', core });
   return app;
 }

@@ -29,4 +29,10 @@ export class OutputService {
       throw err;
     }
   }
+
+  /** Deletes an output, record first (the legacy versions' download works once). */
+  async remove(output: OutputRecord): Promise<void> {
+    await this.store.deleteOutput(output.id);
+    await this.blobs.delete(output.blobKey);
+  }
 }

@@ -1,0 +1,71 @@
+// OpenAPI/serialisation schemas of the legacy RPC routes (inline: two versions share them).
+import { V1_SECURITY } from '../schemas.js';
+
+const errorBody = {
+  type: 'object',
+  description: 'legacy error envelope',
+  properties: {
+    apiVersion: { type: 'string' },
+    statusCode: { type: 'integer' },
+    statusDescription: { type: 'string' },
+    error: {
+      type: 'object',
+      properties: {
+        errorCode: { type: 'string' },
+        errorMessage: { type: 'string' },
+        details: { type: 'object', additionalProperties: true },
+      },
+    },
+  },
+} as const;
+
+const gatewayBody = {
+  type: 'object',
+  description: 'authentication failure, in the gateway shape',
+  properties: { statusCode: { type: 'integer' }, message: { type: 'string' } },
+} as const;
+
+export function envelopeOf(result: Record<string, unknown>) {
+  return {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      coreVersion: { type: 'string' },
+      realvisionHtmlVersion: { type: 'string' },
+      result: { type: 'object', additionalProperties: true, properties: result },
+    },
+  };
+}
+
+const str = { type: 'string' } as const;
+
+export const RESULTS = {
+  activation: { activated: { ...str, description: '"true" (a string: clients compare it with "true")' } },
+  upload: { fileid: str, fileId: str, filename: str, fileName: str },
+  start: { taskid: str, taskId: str },
+  progress: {
+    progress: { ...str, description: 'a number as a string: "0.42"; "1" when finished; "-1" when failed or cancelled' },
+    status: str,
+  },
+  information: { time: { ...str, description: 'h:mm:ss' }, length: { ...str, description: 'e.g. 3.58meters' }, weight: { ...str, description: 'e.g. 10.69grams' } },
+  cancel: { taskid: str, taskId: str, status: str },
+};
+
+/** A JSON body (any key casing) documented by its fields. */
+export function jsonBody(properties: Record<string, unknown>, required: string[] = []) {
+  return { type: 'object', additionalProperties: true, properties, ...(required.length ? { required } : {}) };
+}
+
+export const TASK_ID_BODY = jsonBody({
+  taskid: { type: 'string', description: 'the task id (any casing: taskId, TaskId; early clients: uniqueID)' },
+});
+
+export function legacyRoute(tag: string, summary: string, result: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return {
+    summary,
+    tags: [tag],
+    security: V1_SECURITY,
+    response: { 200: envelopeOf(result), 400: errorBody, 401: gatewayBody, 404: errorBody, 500: errorBody },
+    ...extra,
+  };
+}

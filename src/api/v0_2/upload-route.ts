@@ -1,0 +1,79 @@
+// POST /v0.2/UploadFile: the STL as multipart/form-data (a text field `FileName` and a file field
+// `file`, as the public clients send it) or as the raw body with the name in the query
+// (`?filename=`, any casing). Either way it streams into the same file service as v1's upload.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { ServiceCore } from '../../service/embedded-runtime.js';
+import { ApiError, badRequest, payloadTooLarge } from '../../service/errors.js';
+import { fold, text } from '../../service/legacy-keys.js';
+import type { FileRecord } from '../../service/model.js';
+import { envelope } from '../legacy/envelope.js';
+import { RESULTS, legacyRoute } from '../legacy/schemas.js';
+
+const TYPE = 'STL';
+
+export async function uploadFileRoute(app: FastifyInstance, opts: { core: ServiceCore; apiVersion: string; tag: string }): Promise<void> {
+  const { core, apiVersion, tag } = opts;
+  const limit = core.files.uploadLimit;
+  // one byte over the limit reaches the blob store, which then refuses the file (413)
+  await app.register(multipart, { limits: { fileSize: limit + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+
+  async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
+    let file: FileRecord | undefined;
+    for await (const part of req.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname.toLowerCase() === 'filename' && typeof part.value === 'string' && part.value.trim()) name = part.value.trim();
+        continue;
+      }
+      if (file) {
+        part.file.resume();
+        continue;
+      }
+      const fileName = name ?? part.filename;
+      if (!fileName) throw badRequest('FileName is required (a form field before the file, or ?filename=)');
+      file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), part.file);
+    }
+    if (!file) throw badRequest('the form has no file field: send the STL as the field `file`');
+    return file;
+  }
+
+  async function fromRawBody(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
+    if (!name) throw badRequest('filename is required: send multipart (FileName + file) or the raw bytes with ?filename=');
+    const target = core.files.checkUpload(TYPE, name);
+    const body = (req.body as Readable | undefined) ?? req.raw;
+    return core.files.upload(req.accountId, target, body);
+  }
+
+  app.post(
+    '/UploadFile',
+    {
+      schema: legacyRoute(tag, 'Upload an STL file', RESULTS.upload, {
+        description:
+          'multipart/form-data with a text field FileName and a file field file; or the raw bytes (application/octet-stream) with ?filename=NAME.stl.',
+        querystring: { type: 'object', additionalProperties: true, properties: { filename: { type: 'string' } } },
+      }),
+      validatorCompiler: () => () => true,
+      onRequest: async (req) => {
+        const declared = Number(req.headers['content-length']);
+        // multipart adds a few hundred bytes of its own
+        if (Number.isFinite(declared) && declared > limit + 64 * 1024) throw payloadTooLarge(limit);
+      },
+    },
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const name = text(fold(req.query), 'filename');
+      try {
+        const file = req.isMultipart() ? await fromMultipart(req, name) : await fromRawBody(req, name);
+        req.log.info({ fileId: file.id, type: file.type, bytes: file.size }, 'file uploaded');
+        return envelope(apiVersion, { fileid: file.id, fileId: file.id, filename: file.fileName, fileName: file.fileName });
+      } catch (err) {
+        // the rest of the body may be unread: do not reuse the connection
+        reply.header('connection', 'close');
+        if (!(err instanceof ApiError) && (req.raw.destroyed || req.raw.readableAborted)) {
+          throw new ApiError('URE000', 'the upload was interrupted before the end of the body');
+        }
+        throw err;
+      }
+    },
+  );
+}
