@@ -11,6 +11,9 @@ import type { LayerRegions } from './regions/types.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
+import { raftLayerPaths } from './adhesion/raft.js';
+import type { SupportLayer } from './support/areas.js';
+import { supportPaths } from './support/paths.js';
 import { planLayer, defaultSeamTarget, startPosition } from './plan/index.js';
 import type { LayerPlan } from './plan/types.js';
 import { encodePlans, type EncodedPlans } from './plan/codec.js';
@@ -35,6 +38,10 @@ export interface LayerBatch {
   from: number;
   to: number;
   settings: SliceSettings;
+  /** support areas of this batch's layers: [i − from] for layer i (from the support pre-pass) */
+  support?: Array<SupportLayer | undefined>;
+  /** the raft's outline, µm, when the job has a raft (its layers are the specs marked `raft`) */
+  raft?: Paths;
 }
 
 export interface BatchResult {
@@ -84,7 +91,8 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     if (j < lo || j >= hi) return undefined;
     const l = b.specs[j];
     const outlines = sections.map((layers, m) => (b.models[m].role === 'modifier' ? [] : (layers[j - lo] ?? [])));
-    const g: LayerGeometry = { index: j, z: l.z, height: l.height, outlines };
+    // z in the model's frame (density fields, z-dependent patterns); a raft raises only the nozzle
+    const g: LayerGeometry = { index: j, z: l.sliceZ + l.height / 2, height: l.height, outlines };
     if (varies) {
       const modifiers: LayerModifier[] = [];
       for (const m of modifierOrder) {
@@ -128,10 +136,14 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     const regions: LayerRegions[] = [];
     for (let i = c; i < cEnd; i++) {
       if ((i & 3) === 0) throwIfAborted(signal);
-      regions.push(fillForLayer(geometryOf(i)!, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s));
+      const g = geometryOf(i)!;
+      const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s);
+      layer.z = b.specs[i].z;
+      if (i === 0) addAdhesion(layer, g, b, s);
+      addRaftAndSupport(layer, g, b, s);
+      regions.push(layer);
     }
     tFill += performance.now() - t0;
-    if (c === 0 && regions.length > 0) addAdhesion(regions[0], geometryOf(0)!, s);
     for (let j = lo; j < cEnd - s.bottomLayers; j++) {
       walls[j - lo] = undefined;
       inner[j - lo] = undefined;
@@ -165,10 +177,33 @@ export function runLayerBatchEncoded(b: LayerBatch, onLayer?: () => void, signal
   return { from: r.from, to: r.to, encoded: encodePlans(plans), timings: r.timings };
 }
 
-function addAdhesion(layer0: LayerRegions, g: LayerGeometry, s: SliceSettings): void {
-  const first = g.outlines.flat();
+/** Raft paths on raft layers, support paths where the pre-pass found support, after the skirt. */
+function addRaftAndSupport(layer: LayerRegions, g: LayerGeometry, b: LayerBatch, s: SliceSettings): void {
+  const spec = b.specs[g.index];
+  if (spec.raft && b.raft) {
+    const count = b.specs.filter((l) => l.raft).length;
+    layer.extras.push(...raftLayerPaths(b.raft, g.index, count, s));
+  }
+  const sup = b.support?.[g.index - b.from];
+  if (!sup) return;
+  layer.extras.push(
+    ...supportPaths(sup, g.outlines.flat(), {
+      pattern: s.supportPattern,
+      density: s.supportDensity,
+      interfaceDensity: s.supportInterfaceDensity,
+      lineWidth: Math.round((g.index === 0 ? s.firstLayerLineWidth : s.lineWidth) * 1000),
+      xyDistance: Math.round(s.supportXYDistance * 1000),
+      layerIndex: g.index,
+    }),
+  );
+}
+
+function addAdhesion(layer0: LayerRegions, g: LayerGeometry, b: LayerBatch, s: SliceSettings): void {
+  // the skirt goes around everything on the first layer: the raft, else the part and its support
+  const sup = b.support?.[0 - b.from];
+  const first = b.raft && b.specs[0]?.raft ? b.raft : [...g.outlines.flat(), ...(sup ? [...sup.support, ...sup.interface] : [])];
   const w = Math.round(s.firstLayerLineWidth * 1000);
-  if (s.adhesionType === 'skirt') {
+  if (s.adhesionType === 'skirt' || s.adhesionType === 'raft') {
     layer0.extras.push(
       ...skirt(first, {
         distance: Math.round(s.skirtDistance * 1000),

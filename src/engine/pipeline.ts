@@ -14,6 +14,8 @@ import type { LayerPlan } from './plan/types.js';
 import { writeGcodeBytes } from './output/gcode-writer.js';
 import { toOutputFormat } from './output/output-format.js';
 import { ENGINE_VERSION } from './version.js';
+import { raftHeights } from './adhesion/raft.js';
+import { supportPrepass, type Prepass } from './support/prepass.js';
 
 export interface PipelineOptions extends SliceOptions {
   /** runs layer batches on other threads; without one, batches run in this thread */
@@ -36,14 +38,17 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const { signal } = opts;
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
-  // not built yet (supports and rafts have their own issue): say so rather than slice silently without
-  if (settings.supportType !== 'none') warnings.push(`support is not generated yet: supportType '${settings.supportType}' was ignored`);
-  if (settings.adhesionType === 'raft') warnings.push("rafts are not generated yet: adhesionType 'raft' was ignored");
   await initGeometry();
   throwIfAborted(signal);
   let t0 = performance.now();
   const { placed, bounds } = placeModels(models, settings);
-  const specs = layerSpecs((bounds.max[2] - bounds.min[2]) * 1000, settings.firstLayerHeight, settings.layerHeight);
+  const raft = raftHeights(settings);
+  const specs = layerSpecs(
+    (bounds.max[2] - bounds.min[2]) * 1000,
+    settings.firstLayerHeight,
+    settings.layerHeight,
+    raft.length > 0 ? { heights: raft, airGap: Math.round(settings.raftAirGap * 1000) } : undefined,
+  );
   const names = models.map((m) => m.name);
   const batchModels: BatchModel[] = placed.map((m) => {
     const bm: BatchModel = { positions: m.positions, indices: m.indices };
@@ -53,6 +58,14 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     return bm;
   });
   timings.place = performance.now() - t0;
+
+  // support and rafts look at the whole job: their areas are found before the batches run
+  let prepass: Prepass | undefined;
+  if (settings.supportType !== 'none' || raft.length > 0) {
+    t0 = performance.now();
+    prepass = supportPrepass(batchModels, specs, settings, signal);
+    timings.support = performance.now() - t0;
+  }
 
   let layersDone = 0;
   let lastReported = -1;
@@ -64,7 +77,12 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
       opts.onProgress?.(f, 'layers');
     }
   };
-  const batch = (from: number, to: number): LayerBatch => ({ models: batchModels, modelNames: names, specs, from, to, settings });
+  const batch = (from: number, to: number): LayerBatch => {
+    const b: LayerBatch = { models: batchModels, modelNames: names, specs, from, to, settings };
+    if (prepass?.raft) b.raft = prepass.raft;
+    if (prepass && prepass.support.some((l, i) => l !== undefined && i >= from && i < to)) b.support = prepass.support.slice(from, to);
+    return b;
+  };
 
   t0 = performance.now();
   // plans stay packed until the writer decodes them, one layer at a time

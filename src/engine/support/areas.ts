@@ -1,0 +1,127 @@
+// Support areas for the whole job, top to bottom: each layer's overhang (what lies beyond the layer
+// below grown by h·tan(angle)) is carried down layer by layer until it meets the plate or the model,
+// then cut back by the XY distance around the part and by the Z gaps above and below the part.
+// This needs every layer's outline at once, so it runs as a pre-pass before the layer batches; what
+// it returns is plain data (µm paths) a batch can take to another thread.
+import type { Paths } from '../types.js';
+import { throwIfAborted } from '../types.js';
+import { difference, intersection, islands, offset, simplify, union, unionWith } from '../geom/clipper.js';
+import { areaOf } from '../geom/path-math.js';
+
+/** What one layer prints as support: the plain support area and the denser interface under the part. */
+export interface SupportLayer {
+  support: Paths;
+  interface: Paths;
+}
+
+export interface SupportAreaParams {
+  /** overhang angle from vertical beyond which support is built, degrees */
+  angleDeg: number;
+  /** horizontal gap to the part, µm */
+  xyDistance: number;
+  /** empty layers between support and the part above it (and below it, where support rests on the part) */
+  zLayers: number;
+  /** support layers under the part printed as interface */
+  interfaceLayers: number;
+  /** overhangs smaller than this (µm²) get no support */
+  minArea: number;
+  /** true: drop every column that would rest on the model ('buildplate') */
+  buildplateOnly: boolean;
+}
+
+/** Vertex reduction of the carried areas, µm: unions over many layers would otherwise keep every step. */
+const SIMPLIFY_UM = 25;
+/** Gaps narrower than twice this (µm) between support pieces are filled. */
+const JOIN_UM = 500;
+/** Support pieces thinner than this (µm) after the cuts are dropped: no line fits in them. */
+const MIN_WIDTH_UM = 200;
+
+/**
+ * Support per layer (undefined where a layer has none). `outlines[i]` is the union of the printed
+ * models' cross-sections on layer i (an empty array on raft layers), `heights[i]` its thickness, µm.
+ */
+export function supportAreas(outlines: Paths[], heights: number[], p: SupportAreaParams, signal?: AbortSignal): Array<SupportLayer | undefined> {
+  const n = outlines.length;
+  const tan = Math.tan((Math.min(89, Math.max(0, p.angleDeg)) * Math.PI) / 180);
+  const zGap = Math.max(0, Math.round(p.zLayers));
+  const areas: Array<Paths | undefined> = new Array(n);
+  // the area still looking for something to stand on, as seen from layer j + 1
+  let carry: Paths = [];
+  for (let j = n - 2; j >= 0; j--) {
+    if ((j & 3) === 0) throwIfAborted(signal);
+    const up = outlines[j + 1];
+    if (up.length > 0) {
+      const below = outlines[j];
+      const reach = Math.round(heights[j + 1] * tan);
+      const grown = below.length > 0 ? offset(below, reach) : [];
+      let overhang = difference(up, grown);
+      // what lies beyond the reach is steeper than the angle; the band within reach of the layer
+      // below belongs to the same slope: without it a steep face gives strips with gaps between
+      if (overhang.length > 0 && below.length > 0) overhang = intersection(offset(overhang, reach + 10), up);
+      overhang = dropSmall(overhang, p.minArea);
+      if (overhang.length > 0) carry = carry.length > 0 ? unionWith(carry, overhang) : union(overhang);
+    }
+    if (carry.length === 0) continue;
+    // a column that meets the model stops there
+    if (outlines[j].length > 0) carry = difference(carry, outlines[j]);
+    carry = simplify(carry, SIMPLIFY_UM);
+    if (carry.length === 0) continue;
+    // small gaps between neighbouring pieces are closed: one column prints better than two slivers
+    let a = offset(offset(carry, JOIN_UM, 'round', 2, 25), -JOIN_UM, 'round', 2, 25);
+    if (outlines[j].length > 0) a = difference(a, offset(outlines[j], p.xyDistance, 'round', 2, 25));
+    // Z gaps: no support within zGap layers under the part, nor within zGap layers over it
+    const gap: Paths = [];
+    for (let k = 1; k <= zGap; k++) {
+      if (j + k < n) gap.push(...outlines[j + k]);
+      if (j - k >= 0) gap.push(...outlines[j - k]);
+    }
+    if (gap.length > 0 && a.length > 0) a = difference(a, gap);
+    a = dropThin(a);
+    if (a.length > 0) areas[j] = a;
+  }
+  if (p.buildplateOnly) dropColumnsOnModel(areas, outlines, signal);
+  return splitInterface(areas, outlines, zGap, Math.max(0, Math.round(p.interfaceLayers)), signal);
+}
+
+/** 'buildplate': each layer's support minus the model's footprint on every layer below it. */
+function dropColumnsOnModel(areas: Array<Paths | undefined>, outlines: Paths[], signal?: AbortSignal): void {
+  let footprint: Paths = [];
+  for (let j = 0; j < areas.length; j++) {
+    if ((j & 7) === 0) throwIfAborted(signal);
+    const a = areas[j];
+    if (a && footprint.length > 0) {
+      const left = dropThin(difference(a, footprint));
+      areas[j] = left.length > 0 ? left : undefined;
+    }
+    if (outlines[j].length > 0) footprint = simplify(unionWith(footprint, outlines[j]), SIMPLIFY_UM);
+  }
+}
+
+/** The top `count` layers of support under the part (above the Z gap) become interface. */
+function splitInterface(areas: Array<Paths | undefined>, outlines: Paths[], zGap: number, count: number, signal?: AbortSignal): Array<SupportLayer | undefined> {
+  const out: Array<SupportLayer | undefined> = new Array(areas.length);
+  for (let j = 0; j < areas.length; j++) {
+    const a = areas[j];
+    if (!a) continue;
+    if ((j & 7) === 0) throwIfAborted(signal);
+    const above: Paths = [];
+    for (let k = zGap + 1; k <= zGap + count && j + k < outlines.length; k++) above.push(...outlines[j + k]);
+    const roof = above.length > 0 ? dropThin(intersection(a, above)) : [];
+    out[j] = roof.length > 0 ? { support: dropThin(difference(a, roof)), interface: roof } : { support: a, interface: [] };
+  }
+  return out;
+}
+
+/** Islands of an area smaller than `minArea` µm² removed. */
+function dropSmall(area: Paths, minArea: number): Paths {
+  if (area.length === 0) return area;
+  const kept: Paths = [];
+  for (const isl of islands(area)) if (areaOf(isl) >= minArea) kept.push(...isl);
+  return kept;
+}
+
+/** Slivers no support line fits in removed (an opening by half the minimum width). */
+function dropThin(area: Paths): Paths {
+  if (area.length === 0) return area;
+  return offset(offset(area, -MIN_WIDTH_UM / 2), MIN_WIDTH_UM / 2);
+}

@@ -1,0 +1,64 @@
+// The whole-job pass that support and rafts need before the layer batches run: every layer's
+// outline (all printed models together) → support areas per layer, and the raft's outline (the
+// part's first layer and the support standing there, grown by the margin).
+import type { Paths } from '../types.js';
+import { throwIfAborted } from '../types.js';
+import type { SliceSettings } from '../settings.js';
+import type { LayerSpec } from '../setup/layer-heights.js';
+import { sliceMesh } from '../layers/index.js';
+import { union } from '../geom/clipper.js';
+import { raftOutline } from '../adhesion/raft.js';
+import { supportAreas, type SupportLayer } from './areas.js';
+
+export interface PrepassModel {
+  positions: Float64Array;
+  indices: Uint32Array;
+  role?: 'model' | 'modifier';
+}
+
+export interface Prepass {
+  /** support per layer of `specs` (undefined: none on that layer) */
+  support: Array<SupportLayer | undefined>;
+  /** the raft's outline, when the job has a raft */
+  raft?: Paths;
+}
+
+export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: SliceSettings, signal?: AbortSignal): Prepass {
+  const first = specs.findIndex((l) => !l.raft);
+  const support: Array<SupportLayer | undefined> = new Array(specs.length);
+  if (first < 0) return { support };
+  const printed = models.filter((m) => m.role !== 'modifier');
+  const wantSupport = s.supportType !== 'none';
+  // support needs every layer; a raft alone needs only the first
+  const modelSpecs = wantSupport ? specs.slice(first) : [specs[first]];
+  const zs = modelSpecs.map((l) => l.sliceZ);
+  const perModel = printed.map((m) => sliceMesh(m.positions, m.indices, zs));
+  throwIfAborted(signal);
+  const outlines: Paths[] = zs.map((_, i) => {
+    const all = perModel.flatMap((layers) => layers[i] ?? []);
+    return printed.length > 1 && all.length > 0 ? union(all) : all;
+  });
+  perModel.length = 0;
+  if (wantSupport) {
+    const areas = supportAreas(
+      outlines,
+      modelSpecs.map((l) => l.height),
+      {
+        angleDeg: s.supportAngle,
+        xyDistance: Math.round(s.supportXYDistance * 1000),
+        zLayers: s.supportZLayers,
+        interfaceLayers: s.supportInterfaceLayers,
+        minArea: s.supportMinArea * 1e6,
+        buildplateOnly: s.supportType === 'buildplate',
+      },
+      signal,
+    );
+    areas.forEach((a, i) => (support[first + i] = a));
+  }
+  const out: Prepass = { support };
+  if (first > 0) {
+    const under = support[first];
+    out.raft = raftOutline([...outlines[0], ...(under ? [...under.support, ...under.interface] : [])], s);
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { box } from './mesh-fixtures.js';
+import { sliceMeshes } from './support-gcode.js';
+
+test('raft: its layers come first, the part is raised by the raft and the air gap, the raft reaches the margin', async () => {
+  const { moves, result } = await sliceMeshes([box(0, 0, 0, 10, 10, 2)], { adhesionType: 'raft', raftLayers: 3, raftMargin: 3, raftAirGap: 0.25 });
+  assert.ok(!result.stats.warnings.some((w) => /raft/.test(w)), 'no "not generated" warning');
+  const zs = [...new Set(moves.map((m) => m.z))].sort((a, b) => a - b);
+  // base 0.3 mm, then two 0.2 mm layers: tops at 0.3, 0.5, 0.7
+  const raftZs = [...new Set(moves.filter((m) => m.type === 'RAFT').map((m) => m.z))].sort((a, b) => a - b);
+  assert.deepEqual(raftZs, [0.3, 0.5, 0.7]);
+  assert.deepEqual(zs.slice(0, 3), [0.3, 0.5, 0.7]);
+  // raft layers hold only raft (and the skirt around it)
+  assert.ok(moves.filter((m) => m.z <= 0.7 + 1e-6).every((m) => m.type === 'RAFT' || m.type === 'SKIRT'));
+  // the part's first layer: 0.7 + 0.25 air gap + 0.2; its top 0.7 + 0.25 + 2
+  const part = moves.filter((m) => m.type.startsWith('WALL'));
+  assert.ok(Math.abs(Math.min(...part.map((m) => m.z)) - 1.15) < 1e-6, `first part layer at ${Math.min(...part.map((m) => m.z))}`);
+  assert.ok(Math.abs(Math.max(...part.map((m) => m.z)) - 2.95) < 1e-6);
+  // the raft spans the part (105…115) plus 3 mm each side
+  const rx = moves.filter((m) => m.type === 'RAFT').flatMap((m) => [m.x0, m.x1]);
+  assert.ok(Math.min(...rx) < 102.6 && Math.min(...rx) > 101.8, `raft from x ${Math.min(...rx)}`);
+  assert.ok(Math.max(...rx) > 117.4 && Math.max(...rx) < 118.2, `raft to x ${Math.max(...rx)}`);
+  // the skirt goes around the raft, not the part
+  const skirt = moves.filter((m) => m.type === 'SKIRT').flatMap((m) => [m.x0, m.x1]);
+  assert.ok(skirt.length > 0 && Math.min(...skirt) < 102 - 5.9);
+});
+
+test('raft with support: the support stands on the raft, and the raft covers its footprint', async () => {
+  const t = [box(0, 0, 0, 10, 10, 6), box(-10, 0, 6, 20, 10, 8)];
+  const { moves } = await sliceMeshes(t, { adhesionType: 'raft', supportType: 'everywhere' });
+  const sup = moves.filter((m) => m.type === 'SUPPORT' || m.type === 'SUPPORT-INTERFACE');
+  assert.ok(sup.length > 0);
+  assert.ok(Math.abs(Math.min(...sup.map((m) => m.z)) - 1.15) < 1e-6, 'support starts on the first layer above the raft');
+  const rx = moves.filter((m) => m.type === 'RAFT').flatMap((m) => [m.x0, m.x1]);
+  const sx = sup.flatMap((m) => [m.x0, m.x1]);
+  assert.ok(Math.min(...rx) < Math.min(...sx) - 2.5 && Math.max(...rx) > Math.max(...sx) + 2.5, 'the raft reaches past the support');
+});
