@@ -2,8 +2,11 @@
 // through the engine, and damaged, truncated and foreign files as FCodeErrors (fuzzed a little).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { slice } from '../src/engine/pipeline.js';
 import { parseModel } from '../src/engine/mesh/index.js';
 import { resolveSettings } from '../src/profiles/index.js';
@@ -240,4 +243,72 @@ test('fuzz: random byte flips and cuts always give an FCodeError (or the same G-
     }
   }
   assert.ok(errors >= 395, `${errors} of 400 damaged files were rejected`);
+});
+
+// ── the CLI ─────────────────────────────────────────────────────────────────────────────────
+
+const BIN = fileURLToPath(new URL('../../bin/stratum.js', import.meta.url));
+function stratum(cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('stratum fcode encode / info / decode round-trip a file; damage fails with exit 1 and the block named', async () => {
+  const { gcode, fcode } = await slices;
+  const dir = mkdtempSync(path.join(tmpdir(), 'stratum-fcode-'));
+  try {
+    writeFileSync(path.join(dir, 'cube.gcode'), gcode.output);
+    const enc = stratum(dir, 'fcode', 'encode', 'cube.gcode', '-o', 'cube.fcode', '--quiet');
+    assert.equal(enc.code, 0, enc.stderr);
+    const encoded = readFileSync(path.join(dir, 'cube.fcode'));
+    const info = stratum(dir, 'fcode', 'info', 'cube.fcode');
+    assert.equal(info.code, 0, info.stderr);
+    const j = JSON.parse(info.stdout) as Record<string, unknown>;
+    assert.equal(j.version, 1);
+    assert.equal(j.gcodeBytes, gcode.output.length);
+    assert.equal(j.layerCount, fcode.stats.layerCount);
+    assert.equal(j.machine, 'IdeaWerk-Speed');
+    const dec = stratum(dir, 'fcode', 'decode', 'cube.fcode', '-o', 'back.gcode');
+    assert.equal(dec.code, 0, dec.stderr);
+    assert.ok(readFileSync(path.join(dir, 'back.gcode')).equals(Buffer.from(gcode.output)));
+    // the engine's FCode decodes to the same G-code too
+    writeFileSync(path.join(dir, 'engine.fcode'), fcode.output);
+    assert.equal(stratum(dir, 'fcode', 'decode', 'engine.fcode', '-o', 'engine.gcode').code, 0);
+    assert.ok(readFileSync(path.join(dir, 'engine.gcode')).equals(Buffer.from(gcode.output)));
+
+    const bad = Buffer.from(encoded);
+    bad[bad.length - 100] ^= 0x55;
+    writeFileSync(path.join(dir, 'bad.fcode'), bad);
+    const broken = stratum(dir, 'fcode', 'decode', 'bad.fcode', '-o', 'bad.gcode');
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /bad\.fcode: FCode block \d+ at byte \d+ is damaged: CRC-32 .*\[BAD_CHECKSUM\]/);
+    assert.equal(existsSync(path.join(dir, 'bad.gcode')), false);
+    const foreign = stratum(dir, 'fcode', 'info', 'cube.gcode');
+    assert.equal(foreign.code, 1);
+    assert.match(foreign.stderr, /not an FCode file/);
+    assert.equal(stratum(dir, 'fcode', 'decode', 'cube.fcode').code, 2, 'missing -o is a usage error');
+    assert.equal(stratum(dir, 'fcode', 'unpack', 'cube.fcode').code, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('stratum slice -o x.fcode writes FCode; --format and .gcode override the printer', { skip: !MODELS_DIR }, () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'stratum-fcode-'));
+  try {
+    const cube = path.join(MODELS_DIR!, 'xyz_calibration_cube.stl');
+    const a = stratum(dir, 'slice', cube, '-o', 'a.fcode', '--json');
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal((JSON.parse(a.stdout) as { format: string }).format, 'FCODE');
+    assert.deepEqual([...readFileSync(path.join(dir, 'a.fcode')).subarray(0, 4)], [0x43, 0x49, 0x52, 0]);
+    const b = stratum(dir, 'slice', cube, '-p', 'IdeaWerk-Speed', '-o', 'b.gcode', '--quiet');
+    assert.equal(b.code, 0, b.stderr);
+    assert.match(readFileSync(path.join(dir, 'b.gcode'), 'latin1'), /^;FLAVOR:/);
+    const c = stratum(dir, 'slice', cube, '-p', 'IdeaWerk-Speed', '-o', 'c.out', '--format', 'gcode', '--quiet');
+    assert.equal(c.code, 0, c.stderr);
+    assert.match(readFileSync(path.join(dir, 'c.out'), 'latin1'), /^;FLAVOR:/);
+    assert.equal(stratum(dir, 'slice', cube, '-o', 'd.out', '--format', 'svg').code, 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

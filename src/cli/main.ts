@@ -21,7 +21,9 @@ commands:
                              [--role all|api|worker]: distributed roles (docs/deployment.md)
   worker                     a slicing worker of the distributed mode (serve --role worker)
   keys create|list|revoke    manage API keys of the embedded store
-  slice MODEL -o OUT         slice a model (STL, OBJ, 3MF) into G-code
+  slice MODEL -o OUT         slice a model (STL, OBJ, 3MF) into G-code or FCode
+  fcode decode|encode|info FILE [-o OUT]
+                             FCode files: back to G-code, from G-code, header as JSON
   preview GCODE --layer N -o PNG
                              draw one layer of a G-code file, coloured by feature type
   workspace from-stl MODEL -o WS.json [--modifier BOX:…]
@@ -47,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<{ run: CommandRun }>> = {
   worker: () => importLoose('./serve.js').then((m) => ({ run: (argv: string[]) => m.run([...argv, '--role', 'worker']) })),
   keys: () => importLoose('./keys.js'),
   slice: () => import('./slice-command.js'),
+  fcode: () => import('./fcode-command.js'),
   preview: () => import('./preview-command.js'),
   workspace: () => import('./workspace-command.js'),
   pointcloud: () => import('./pointcloud-command.js'),

@@ -43,7 +43,10 @@ export const SLICE_USAGE = `usage: stratum slice MODEL -o OUT [options]
 Slices one model (STL, OBJ or 3MF) with a printer, filament and quality preset.
 
 options:
-  -o, --output OUT       printer file to write (G-code)
+  -o, --output OUT       printer file to write: G-code, or FCode when OUT ends in .fcode
+      --format gcode|fcode
+                         the printer file's format (default: OUT's extension .gcode or
+                         .fcode, else the printer's own format)
   -p, --printer NAME     printer preset (default "Creality Ender 3"; see \`stratum printers\`)
   -f, --filament NAME    filament preset (default Generic_PLA; see \`stratum filaments\`)
       --quality NAME     quality preset: Recommended (default), Highquality, Sketch
@@ -75,6 +78,7 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
       filament: { type: 'string', short: 'f' },
       quality: { type: 'string' },
       support: { type: 'string' },
+      format: { type: 'string' },
       set: { type: 'string', short: 's', multiple: true },
       quiet: { type: 'boolean' },
       json: { type: 'boolean' },
@@ -88,6 +92,9 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
   const overrides = parseSetArgs(values.set ?? []);
   // The dedicated flag wins over a --set of the same setting.
   if (values.support !== undefined) overrides.supportType = parseSupport(values.support);
+  // --format wins over a --set outputFormat=…, which wins over OUT's extension
+  const format = outputFormatFor(values.format, values.output);
+  if (format && (values.format !== undefined || overrides.outputFormat === undefined)) overrides.outputFormat = format;
   return {
     model: positionals[0],
     output: values.output,
@@ -98,6 +105,21 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
     quiet: values.quiet ?? false,
     json: values.json ?? false,
   };
+}
+
+/**
+ * The format asked for: --format, else OUT's extension (.fcode / .gcode), else none (the printer's
+ * own format, or a --set outputFormat=…, decides).
+ */
+function outputFormatFor(flag: string | undefined, output: string): 'GCODE' | 'FCODE' | undefined {
+  if (flag !== undefined) {
+    const f = flag.toUpperCase();
+    if (f !== 'GCODE' && f !== 'FCODE') throw new UsageError(`slice: --format must be gcode or fcode, got "${flag}"`, 'slice');
+    return f;
+  }
+  if (/\.fcode$/i.test(output)) return 'FCODE';
+  if (/\.gcode$/i.test(output)) return 'GCODE';
+  return undefined;
 }
 
 /** Fails before the slice (not after minutes of work) when OUT cannot be written there. */
