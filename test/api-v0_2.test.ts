@@ -1,0 +1,186 @@
+// Interface v0.2 over HTTP: the scripted client's whole flow (clients/v0_2-client.ts), the STL
+// placement (position, scale, rotation) checked on the printed G-code, and the legacy envelopes,
+// key casings and error codes.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runV02Flow } from '../clients/v0_2-client.js';
+import { placeModels } from '../src/engine/setup/place.js';
+import { formatInfo } from '../src/engine/output/index.js';
+import { resolveSettings } from '../src/profiles/index.js';
+import { CUBE_STL, call, gcodeHeaderTotals, startTestServer, type TestServer } from './api-helpers.js';
+import { binaryStl, box, soup } from './mesh-fixtures.js';
+
+/** Bounds of the outer-wall extrusions (X, Y) and the highest printed layer (Z), from the G-code text. */
+function outerWallBounds(gcode: string): { min: number[]; max: number[] } {
+  const min = [Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  let type = '';
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (const line of gcode.split('\n')) {
+    if (line.startsWith(';TYPE:')) type = line.slice(6).trim();
+    if (!/^G[01] /.test(line)) continue;
+    const word = (c: string) => {
+      const m = new RegExp(`\\b${c}(-?[\\d.]+)`).exec(line.split(';')[0]!);
+      return m ? Number(m[1]) : undefined;
+    };
+    const nx = word('X') ?? x;
+    const ny = word('Y') ?? y;
+    z = word('Z') ?? z;
+    const e = word('E');
+    if (type === 'WALL-OUTER' && e !== undefined && line.startsWith('G1')) {
+      for (const [i, v] of [x, y, nx, ny].entries()) {
+        min[i % 2] = Math.min(min[i % 2]!, v);
+        max[i % 2] = Math.max(max[i % 2]!, v);
+      }
+      max[2] = Math.max(max[2]!, z);
+    }
+    x = nx;
+    y = ny;
+  }
+  return { min, max };
+}
+
+describe('v0.2 over HTTP', () => {
+  let t: TestServer;
+  const v02 = (path: string, json?: unknown, key: string | null = null) => call(t.url, `/v0.2/${path}`, { key: key ?? t.key, method: 'POST', ...(json !== undefined ? { json } : {}) });
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => t?.close());
+
+  test('the scripted client runs the whole flow; the G-code header totals equal the printing information', async () => {
+    const r = await runV02Flow(t.url, t.key, { model: CUBE_STL });
+    assert.equal(r.outputName, 'xyz_calibration_cube.gcode');
+    const gcode = Buffer.from(r.output).toString('utf8');
+    assert.match(gcode, /^;FLAVOR:/m);
+    const h = gcodeHeaderTotals(gcode);
+    assert.deepEqual(formatInfo({ printTimeS: h.timeS, filamentMm: h.filamentM * 1000, filamentG: h.weightG }), r.info);
+    assert.equal(r.progressAfterCancel, '-1');
+    // the same task through v1: cancelled, and the downloaded output is gone there too
+    const v1 = await call(t.url, `/v1/stl/tasks/${r.cancelledTaskId}`, { key: t.key });
+    assert.equal(v1.body.status, 'cancelled');
+    const done = await call(t.url, `/v1/stl/tasks/${r.taskId}`, { key: t.key });
+    const again = await call(t.url, `/v1/output/${done.body.output.outputId}/download`, { key: t.key });
+    assert.equal(again.status, 404);
+    assert.equal(again.body.errorCode, 'URE006');
+  });
+
+  test('position, scale 2 and a 90° rotation about X place the STL where the printed bounds say', async () => {
+    // a 10 × 20 × 6 mm box: ×2 → 20 × 40 × 12; 90° about X swaps Y and Z → 20 × 12 × 40;
+    // centre at the bed centre (110, 110) + (30, −20) → X 130…150, Y 84…96, top at Z 40
+    const stl = binaryStl(soup(box(0, 0, 0, 10, 20, 6)));
+    const up = await call(t.url, '/v0.2/UploadFile?filename=brick.stl', {
+      key: t.key,
+      body: stl,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    assert.equal(up.status, 200, up.text);
+    const start = await v02('StartSlicingTask', {
+      filename: 'brick.stl',
+      fileid: up.body.result.fileid,
+      supporttype: 'n',
+      printermodel: 'Creality Ender 3',
+      position: { X: 30, Y: -20, Z: 5 },
+      scale: { X: 2, Y: 2, Z: 2 },
+      rotation: { X: 90, Y: 0, Z: 0 },
+    });
+    assert.equal(start.status, 200, start.text);
+    const taskId = start.body.result.taskid;
+    for (let i = 0; i < 300; i++) {
+      const p = await v02('GetProgress', { taskid: taskId });
+      if (p.body.result.progress === '1') break;
+      assert.notEqual(p.body.result.progress, '-1', 'the task failed');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const file = await call(t.url, `/v0.2/DownloadFile?taskid=${taskId}`, { key: t.key });
+    assert.equal(file.status, 200);
+    const b = outerWallBounds(file.text);
+    const close = (got: number, want: number, tol: number, what: string) => assert.ok(Math.abs(got - want) <= tol, `${what}: ${got} instead of ${want}`);
+    // the outer wall's centre line runs half a line width (0.2 mm) inside the surface
+    close(b.min[0]!, 130, 0.3, 'min X');
+    close(b.max[0]!, 150, 0.3, 'max X');
+    close(b.min[1]!, 84, 0.3, 'min Y');
+    close(b.max[1]!, 96, 0.3, 'max Y');
+    close(b.max[2]!, 40, 0.25, 'top layer Z');
+  });
+
+  test('scale applies before the rotation: 2 × 1 × 1, then 90° about Z, turns the long side along Y', () => {
+    const m = box(0, 0, 0, 10, 20, 6);
+    const mesh = { positions: new Float32Array(m.positions), indices: new Uint32Array(m.indices) };
+    const { settings } = resolveSettings({});
+    const { bounds } = placeModels([{ name: 'b', mesh, transform: { scale: [3, 1, 1], rotation: [0, 0, 90] } }], settings);
+    // 30 × 20 × 6 turned a quarter: 20 along X, 30 along Y, centred on (110, 110)
+    assert.deepEqual(bounds.min.map((v) => Math.round(v * 1000) / 1000), [100, 95, 0]);
+    assert.deepEqual(bounds.max.map((v) => Math.round(v * 1000) / 1000), [120, 125, 6]);
+  });
+
+  test('errors come in the legacy envelope with the interface codes', async () => {
+    const malformed = await v02('GetProgress', { taskId: 'nope' });
+    assert.equal(malformed.status, 400);
+    assert.deepEqual(Object.keys(malformed.body).sort(), ['apiVersion', 'error', 'statusCode', 'statusDescription']);
+    assert.equal(malformed.body.apiVersion, '0.2');
+    assert.equal(malformed.body.statusCode, 400);
+    assert.equal(malformed.body.statusDescription, 'Bad Request');
+    assert.equal(malformed.body.error.errorCode, 'URE005');
+    assert.equal(typeof malformed.body.error.errorMessage, 'string');
+
+    const unknown = await v02('GetPrintingInformation', { TaskID: '7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11' });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.error.errorCode, 'URE005');
+
+    const noKey = await call(t.url, '/v0.2/GetActivationStatus', { method: 'POST' });
+    assert.equal(noKey.status, 401);
+    assert.match(noKey.body.message, /missing subscription key/);
+
+    const up = await call(t.url, '/v0.2/UploadFile?FileName=cube.stl', { key: t.key, body: new Uint8Array(84), headers: { 'Content-Type': 'application/octet-stream' } });
+    assert.equal(up.status, 200, up.text);
+    const fileId = up.body.result.fileId;
+    const base = { FileName: 'cube.stl', FILEID: fileId, SupportType: 'n', PrinterModel: 'CR-10' };
+    const cases: Array<[string, Record<string, unknown>, number, string]> = [
+      ['unknown printer', { ...base, PrinterModel: 'Ender 99' }, 404, 'URE003'],
+      ['unknown quality', { ...base, QualityPresetName: 'Ultrafine' }, 404, 'URE003'],
+      ['no such file', { ...base, FILEID: '7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11' }, 404, 'URE006'],
+      ['not an STL name', { ...base, FileName: 'cube.obj' }, 400, 'URE000'],
+      ['support type', { ...base, SupportType: 'x' }, 400, 'URE000'],
+      ['scale of 0', { ...base, scale: { x: 0, y: 1, z: 1 } }, 400, 'URE000'],
+      ['configfile not .rvwj', { ...base, configFile: { FileName: 'c.txt', WsConfigs: { Models: [] } } }, 400, 'URE001'],
+      ['configfile empty', { ...base, configFile: { FileName: 'c.rvwj', WsConfigs: '' } }, 400, 'URE004'],
+    ];
+    for (const [what, body, status, code] of cases) {
+      const r = await v02('StartSlicingTask', body);
+      assert.equal(r.status, status, `${what}: ${r.text}`);
+      assert.equal(r.body.error.errorCode, code, `${what}: ${r.text}`);
+    }
+  });
+
+  test('a caller-chosen task id is used once; reading a task that has not finished answers URE006', async () => {
+    const up = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 10))), headers: { 'Content-Type': 'application/octet-stream' } });
+    const uniqueID = '0b6f1c9e-8d2a-4f3b-9c1d-2e3f4a5b6c7d';
+    const body = { fileName: 'cube.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'CR-10', uniqueID };
+    const first = await v02('StartSlicingTask', body);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.result.taskId, uniqueID);
+    const early = await call(t.url, `/v0.2/DownloadFile?taskId=${uniqueID}`, { key: t.key });
+    const second = await v02('StartSlicingTask', body);
+    assert.equal(second.status, 400);
+    assert.equal(second.body.error.errorCode, 'URE007');
+    assert.equal(second.body.error.details.taskId, uniqueID);
+    // the download raced the slice: unless it had already finished, it was refused with URE006
+    if (early.status !== 200) assert.equal(early.body.error.errorCode, 'URE006');
+  });
+
+  test('a configfile workspace is kept with the task as an EXTRA file', async () => {
+    const up = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 10))), headers: { 'Content-Type': 'application/octet-stream' } });
+    const r = await v02('StartSlicingTask', {
+      fileName: 'cube.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'CR-10',
+      configPresetName: '', configFile: { FileName: 'setup.rvwj', WsConfigs: JSON.stringify({ Models: [] }) },
+    });
+    assert.equal(r.status, 200, r.text);
+    const task = await call(t.url, `/v1/stl/tasks/${r.body.result.taskId}`, { key: t.key });
+    assert.deepEqual(task.body.files.map((f: { type: string; fileName: string }) => [f.type, f.fileName]), [['STL', 'cube.stl'], ['EXTRA', 'setup.rvwj']]);
+    // CR-10 is a Creality printer and there is no Creality_PLA preset: the filament defaults to Generic_PLA
+    assert.equal(task.body.settings.filamentPresetName, undefined);
+  });
+});
