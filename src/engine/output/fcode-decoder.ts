@@ -112,6 +112,12 @@ function decodeBlock(r: ByteReader, lines: number, dec: number[], relativeE: boo
     base[axis] = safe(base[axis]! + delta, r.pos);
     writeFixed(out, base[axis]!, dec[axis]!);
   };
+  const axis = (a: number): void => {
+    out.reserve(34);
+    out.bytes[out.length++] = 32;
+    out.bytes[out.length++] = AXIS_LETTERS[a]!;
+    writeFixed(out, values[a]!, dec[a]!);
+  };
   const setBase = (i: number, v: number, at: number): void => {
     base[i] = values[i > 4 ? 4 : i] = safe(v, at);
   };
@@ -143,12 +149,6 @@ function decodeBlock(r: ByteReader, lines: number, dec: number[], relativeE: boo
         const f = op & OP_MOVE_G1 ? 5 : 4;
         setBase(f, base[f]! + r.signed(), at);
       }
-      const axis = (a: number): void => {
-        out.reserve(32);
-        out.bytes[out.length++] = 32;
-        out.bytes[out.length++] = AXIS_LETTERS[a]!;
-        writeFixed(out, values[a]!, dec[a]!);
-      };
       if (mask & AXIS_F && !fLast) axis(4);
       for (let a = 0; a < 4; a++) if (mask & (1 << a)) axis(a);
       if (fLast) axis(4);

@@ -42,19 +42,18 @@ export function parseFixed(b: Uint8Array, start: number, end: number, decimals: 
   return v;
 }
 
-/** A non-negative integer's digits. */
+/** A non-negative integer's digits, written from the last one back (no temporary objects). */
 function writeDigits(w: ByteWriter, v: number): void {
-  if (v < 10) {
-    w.bytes[w.length++] = ZERO + v;
-    return;
-  }
-  const start = w.length;
-  while (v > 0) {
+  let n = 1;
+  for (let t = v; t >= 10; t = Math.floor(t / 10)) n++;
+  const b = w.bytes;
+  let i = w.length + n;
+  w.length = i;
+  do {
     const q = Math.floor(v / 10);
-    w.bytes[w.length++] = ZERO + (v - q * 10);
+    b[--i] = ZERO + (v - q * 10);
     v = q;
-  }
-  w.bytes.subarray(start, w.length).reverse();
+  } while (v > 0);
 }
 
 /** Writes value / 10^decimals in the canonical spelling parseFixed accepts. */
