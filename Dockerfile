@@ -1,0 +1,26 @@
+# Stratum: one image for every role. Embedded (default):   docker run -p 8080:8080 -v stratum:/data IMAGE
+# Distributed: the same image with DATABASE_URL and S3_* set, `serve --role api` or `worker` (compose.yaml).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary can be fetched
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+# no lifecycle scripts yet (prepare builds, and the sources are not copied yet); then the native module
+RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
+COPY tsconfig.json ./
+COPY src ./src
+RUN npx tsc -p . && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production STRATUM_DATA_DIR=/data PORT=8080
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist/src ./dist/src
+COPY bin ./bin
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 8080
+# the launcher's flag (bin/stratum.js): a small young generation lowers a slice's peak memory
+ENTRYPOINT ["node", "--max-semi-space-size=2", "dist/src/cli/main.js"]
+CMD ["serve"]
