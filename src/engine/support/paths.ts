@@ -29,8 +29,10 @@ const SUPPORT_ANGLE = 0;
 export function supportPaths(layer: SupportLayer, part: Paths, p: SupportPathParams): ExtrusionPath[] {
   const w = p.lineWidth;
   const out: ExtrusionPath[] = [];
-  // beads stay inside the area: their centres keep half a width from its edge
-  const body = fill(offset(layer.support, -w / 2), p.pattern, p.density, w, SUPPORT_ANGLE);
+  // beads stay inside the area: an outline half a width inside its edge holds the line ends
+  // together (the column stands better) and the lines fill what lies inside the outline
+  const rim = offset(layer.support, -w / 2);
+  const body = [...rim.map((loop) => [...loop, loop[0], loop[1]]), ...fill(offset(rim, -w), p.pattern, p.density, w, SUPPORT_ANGLE)];
   const roofAngle = SUPPORT_ANGLE + 90 + (p.layerIndex % 2 === 0 ? 0 : 45);
   const roof = fill(offset(layer.interface, -w / 2), 'zigzag', p.interfaceDensity, w, roofAngle);
   const keepOut = part.length > 0 ? offset(part, p.xyDistance, 'round', 2, 25) : [];
