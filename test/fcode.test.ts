@@ -137,6 +137,8 @@ test('G-code comments give the metadata of G-code from elsewhere', async () => {
     '; filament used [mm] = 1234.5\n; filament used [cm3] = 3.1\n; estimated printing time (normal mode) = 1h 2m 3s\n');
   const p = metadataFromGcode(prusaStyle);
   assert.deepEqual(p, { generator: 'PrusaSlicer 2.8.1', filamentMm: 1234.5, filamentMm3: 3100, printTimeS: 3723, layerCount: 2 });
+  assert.equal(metadataFromGcode(utf8.encode(';LAYER_CHANGE\nG1 X1\n;LAYER_CHANGE\n;LAYER_CHANGE\n')).layerCount, 3);
+  assert.deepEqual(metadataFromGcode(utf8.encode('G1 X1\n')), {});
 });
 
 /** G-code that is awkward on purpose: odd spellings, CRLF, bytes that are not UTF-8, long lines. */

@@ -31,13 +31,15 @@ function durationS(text: string): number | undefined {
   return Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
 }
 
-function countLayerMarks(b: Uint8Array): number {
-  const mark = [10, 59, 76, 65, 89, 69, 82, 58]; // "\n;LAYER:"
-  let count = b[0] === 59 && b[1] === 76 && b[2] === 65 && b[6] === 82 && b[7] === 58 ? 1 : 0;
-  for (let i = b.indexOf(10); i >= 0 && i + mark.length <= b.length; i = b.indexOf(10, i + 1)) {
-    let k = 1;
-    while (k < mark.length && b[i + k] === mark[k]) k++;
-    if (k === mark.length) count++;
+/** Lines of the G-code that are exactly `mark` or start with it. */
+function countLines(b: Uint8Array, mark: string): number {
+  const m = Array.from(mark, (c) => c.charCodeAt(0));
+  let count = 0;
+  for (let i = 0; i < b.length; i = b.indexOf(10, i) + 1) {
+    let k = 0;
+    while (k < m.length && b[i + k] === m[k]) k++;
+    if (k === m.length) count++;
+    if (b.indexOf(10, i) < 0) break;
   }
   return count;
 }
@@ -71,7 +73,8 @@ export function metadataFromGcode(gcode: Uint8Array): FCodeMetadata {
     m.bounds = { min: [bounds.MINX!, bounds.MINY!, bounds.MINZ!], max: [bounds.MAXX!, bounds.MAXY!, bounds.MAXZ!] };
   }
   if (m.layerCount === undefined) {
-    const n = countLayerMarks(gcode);
+    // ";LAYER:n" (ours, CuraEngine's), else PrusaSlicer's ";LAYER_CHANGE"
+    const n = countLines(gcode, ';LAYER:') || countLines(gcode, ';LAYER_CHANGE');
     if (n > 0) m.layerCount = n;
   }
   for (const k of Object.keys(m) as Array<keyof FCodeMetadata>) if (m[k] === undefined || Number.isNaN(m[k])) delete m[k];
