@@ -1,0 +1,76 @@
+// Interface v0.1 over HTTP: the scripted client's whole flow (clients/v0_1-client.ts) with the
+// workspace inline, the one-time download shared with v0.2, and ProvideFile's refusals.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runV01Flow } from '../clients/v0_1-client.js';
+import { workspaceFromStl } from '../clients/workspace-from-stl.js';
+import { formatInfo } from '../src/engine/output/index.js';
+import { CUBE_STL, call, gcodeHeaderTotals, startTestServer, waitForStatus, type TestServer } from './api-helpers.js';
+
+describe('v0.1 over HTTP', () => {
+  let t: TestServer;
+  const v01 = (path: string, json: unknown) => call(t.url, `/v0.1/${path}`, { key: t.key, json });
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => t?.close());
+
+  test('the scripted client runs the whole flow; the G-code header totals equal the printing information', async () => {
+    const r = await runV01Flow(t.url, t.key, { model: CUBE_STL });
+    assert.equal(r.outputName, 'xyz_calibration_cube.gcode');
+    const gcode = Buffer.from(r.output).toString('utf8');
+    const h = gcodeHeaderTotals(gcode);
+    assert.deepEqual(formatInfo({ printTimeS: h.timeS, filamentMm: h.filamentM * 1000, filamentG: h.weightG }), r.info);
+    assert.match(gcode, /^;MESH:xyz_calibration_cube\.stl/m);
+    // a v0.1 task is a workspace task of the one service: v1 sees it, and its output is gone
+    const v1 = await call(t.url, `/v1/ws/tasks/${r.taskId}`, { key: t.key });
+    assert.equal(v1.body.status, 'finished');
+    assert.equal(v1.body.files[0].fileName, 'xyz_calibration_cube.rvwj');
+    const viaV02 = await call(t.url, `/v0.2/DownloadFile?taskid=${r.taskId}`, { key: t.key });
+    assert.equal(viaV02.status, 404);
+    assert.equal(viaV02.body.error.errorCode, 'URE006');
+    assert.equal(viaV02.body.apiVersion, '0.2');
+  });
+
+  test('lower-case keys and the workspace as an object are accepted; the quality preset is echoed', async () => {
+    const ws = workspaceFromStl(CUBE_STL, [110, 110], 0.5);
+    const r = await v01('ProvideFile', { file: { filename: 'small.rvwj', wsconfigs: ws }, supporttype: 'n', printermodel: 'Creality Ender 3', configpresetname: 'Sketch' });
+    assert.equal(r.status, 200, r.text);
+    const task = await waitForStatus(t, 'ws', r.body.result.taskid, ['queued', 'started', 'running', 'finished']);
+    assert.equal(task.settings.qualityPresetName, 'Sketch');
+    assert.equal(task.settings.printerModel, 'Creality Ender 3');
+  });
+
+  test('ProvideFile refusals carry the interface codes and keep no file', async () => {
+    const ws = JSON.stringify(workspaceFromStl(CUBE_STL, [110, 110]));
+    const base = { supportType: 'n', printerModel: 'Creality Ender 3', configPresetName: 'Recommended' };
+    const cases: Array<[string, Record<string, unknown>, number, string]> = [
+      ['no file', { ...base }, 400, 'URE000'],
+      ['not .rvwj', { ...base, file: { FileName: 'cube.stl', WsConfigs: ws } }, 400, 'URE001'],
+      ['empty workspace', { ...base, file: { FileName: 'cube.rvwj', WsConfigs: '' } }, 400, 'URE004'],
+      ['not JSON', { ...base, file: { FileName: 'cube.rvwj', WsConfigs: '{"Models": [' } }, 400, 'URE000'],
+      ['no models', { ...base, file: { FileName: 'cube.rvwj', WsConfigs: '{"Models": []}' } }, 400, 'URE000'],
+      ['unknown quality', { ...base, configPresetName: 'Superfine', file: { FileName: 'cube.rvwj', WsConfigs: ws } }, 404, 'URE003'],
+      ['unknown printer', { ...base, printerModel: 'Ender 99', file: { FileName: 'cube.rvwj', WsConfigs: ws } }, 404, 'URE003'],
+    ];
+    const stored = () => (existsSync(join(t.dataDir, 'blobs', 'files')) ? readdirSync(join(t.dataDir, 'blobs', 'files')).length : 0);
+    const before = stored();
+    assert.ok(before > 0, 'the earlier tests stored workspaces where this counts them');
+    for (const [what, body, status, code] of cases) {
+      const r = await v01('ProvideFile', body);
+      assert.equal(r.status, status, `${what}: ${r.text}`);
+      assert.equal(r.body.apiVersion, '0.1');
+      assert.equal(r.body.error.errorCode, code, `${what}: ${r.text}`);
+    }
+    assert.equal(stored(), before, 'a refused ProvideFile left a stored file behind');
+  });
+
+  test('v0.1 has no UploadFile or StartSlicingTask', async () => {
+    for (const path of ['UploadFile', 'StartSlicingTask']) {
+      const r = await v01(path, {});
+      assert.equal(r.status, 404, path);
+    }
+  });
+});
