@@ -202,7 +202,8 @@ test('hostile input: random bytes, truncations and huge counts never crash or ha
     }
   }
   assert.ok(parsed > 10 && refused > 10, `${parsed} parsed, ${refused} refused`);
-  assert.ok(performance.now() - t0 < 5000, 'fuzzing took too long');
+  // a hang guard only (generous: the machine may be shared), not a speed goal
+  assert.ok(performance.now() - t0 < 60_000, 'fuzzing hung');
   // a header claiming four billion triangles over a short body reads what is there
   const huge = binaryStl(cubeTris, 'x', 0xffffffff);
   assert.equal(parseModel(huge, 'h.stl').mesh.indices.length, 36);
