@@ -1,0 +1,11 @@
+// The PostgreSQL schema as numbered migrations, applied in order (see migrate.ts). Append only:
+// never edit a migration that has shipped, add the next number.
+import * as m001 from './001-initial.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, ...m001 }];

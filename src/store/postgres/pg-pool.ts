@@ -1,0 +1,45 @@
+// Opens the pg connection pool the PostgreSQL stores share, and runs work in a transaction.
+import pg from 'pg';
+
+/** BIGINT (epoch ms, sizes) as a JS number: every value we store is far below 2^53. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export interface PoolOptions {
+  /** connections at most (default 10) */
+  max?: number;
+  /** shown in pg_stat_activity */
+  applicationName?: string;
+}
+
+export function openPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: opts.max ?? 10,
+    application_name: opts.applicationName ?? 'stratum',
+    types,
+  });
+  // an idle client that loses its server emits here; without a listener the process would crash
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Runs `fn` in a transaction on one client: commit when it resolves, roll back when it throws. */
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,177 @@
+// TaskEventBus over PostgreSQL LISTEN/NOTIFY, so server-sent events and cancellation reach every
+// API and worker process. Each process keeps one dedicated LISTEN connection (reconnecting on
+// error); `publish` delivers to this process's listeners at once and NOTIFYs the others. The
+// payload is the task record as compact JSON when it fits (NOTIFY allows < 8000 bytes), otherwise
+// only its id, and receivers read the record back from the database.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { TaskRecord } from '../../service/model.js';
+import type { TaskEventBus } from '../../service/ports.js';
+
+type Listener = (task: TaskRecord) => void;
+
+export const TASK_EVENTS_CHANNEL = 'stratum_task_events';
+/** under NOTIFY's 8000-byte limit, with room for the envelope */
+const MAX_INLINE_BYTES = 7600;
+
+/** what goes over the channel: the sending process, and the task or only its id */
+interface Envelope {
+  o: string;
+  t?: TaskRecord;
+  id?: string;
+}
+
+export interface PgEventBusOptions {
+  /** reads a task back when its record did not fit into the notification */
+  readTask(taskId: string): Promise<TaskRecord | null>;
+  /** reported, never thrown: a lost connection is retried */
+  onError?(err: unknown): void;
+  channel?: string;
+}
+
+export class PgTaskEventBus implements TaskEventBus {
+  private readonly origin = randomUUID();
+  private readonly channel: string;
+  private readonly byTask = new Map<string, Set<Listener>>();
+  private readonly all = new Set<Listener>();
+  private listenClient: pg.Client | null = null;
+  private closed = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private reconnectDelay = 100;
+  /** notifications go out one after another, so every process sees them in publish order */
+  private sending: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly databaseUrl: string,
+    private readonly pool: pg.Pool,
+    private readonly opts: PgEventBusOptions,
+  ) {
+    this.channel = opts.channel ?? TASK_EVENTS_CHANNEL;
+  }
+
+  /** connects the LISTEN connection before returning, so no event published after it is missed */
+  static async open(databaseUrl: string, pool: pg.Pool, opts: PgEventBusOptions): Promise<PgTaskEventBus> {
+    const bus = new PgTaskEventBus(databaseUrl, pool, opts);
+    await bus.connect();
+    return bus;
+  }
+
+  publish(task: TaskRecord): void {
+    this.deliver(task);
+    let payload = JSON.stringify({ o: this.origin, t: task } satisfies Envelope);
+    if (Buffer.byteLength(payload) > MAX_INLINE_BYTES) payload = JSON.stringify({ o: this.origin, id: task.id } satisfies Envelope);
+    this.sending = this.sending
+      .then(() => this.pool.query('SELECT pg_notify($1, $2)', [this.channel, payload]))
+      .then(
+        () => {},
+        (err) => this.opts.onError?.(err),
+      );
+  }
+
+  subscribe(taskId: string, listener: Listener): () => void {
+    let set = this.byTask.get(taskId);
+    if (!set) this.byTask.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      const s = this.byTask.get(taskId);
+      if (!s) return;
+      s.delete(listener);
+      if (s.size === 0) this.byTask.delete(taskId);
+    };
+  }
+
+  subscribeAll(listener: Listener): () => void {
+    this.all.add(listener);
+    return () => this.all.delete(listener);
+  }
+
+  /** resolves when every notification published so far has been sent */
+  async flush(): Promise<void> {
+    await this.sending;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    await this.sending;
+    const c = this.listenClient;
+    this.listenClient = null;
+    await c?.end().catch(() => {});
+  }
+
+  private deliver(task: TaskRecord): void {
+    for (const l of this.all) safeCall(l, task);
+    const set = this.byTask.get(task.id);
+    if (set) for (const l of [...set]) safeCall(l, task);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'stratum-events' });
+    client.on('notification', (msg) => this.onNotification(msg.payload));
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client, null));
+    await client.connect();
+    await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
+    this.listenClient = client;
+    this.reconnectDelay = 100;
+  }
+
+  private lost(client: pg.Client, err: unknown): void {
+    if (this.closed || this.listenClient !== client) return;
+    this.listenClient = null;
+    if (err) this.opts.onError?.(err);
+    client.end().catch(() => {});
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect().then(
+        () => this.catchUp(),
+        (err) => {
+          this.opts.onError?.(err);
+          this.reconnectDelay = Math.min(this.reconnectDelay * 2, 5000);
+          this.scheduleReconnect();
+        },
+      );
+    }, this.reconnectDelay);
+    this.reconnectTimer.unref();
+  }
+
+  /** after a reconnect: notifications sent meanwhile are lost, so watched tasks are read again */
+  private async catchUp(): Promise<void> {
+    for (const id of [...this.byTask.keys()]) {
+      const task = await this.opts.readTask(id).catch(() => null);
+      if (task) this.deliver(task);
+    }
+  }
+
+  private onNotification(payload: string | undefined): void {
+    if (!payload) return;
+    let env: Envelope;
+    try {
+      env = JSON.parse(payload) as Envelope;
+    } catch {
+      return;
+    }
+    if (env.o === this.origin) return; // delivered locally when published
+    if (env.t) {
+      this.deliver(env.t);
+    } else if (env.id) {
+      this.opts.readTask(env.id).then(
+        (task) => task && this.deliver(task),
+        (err) => this.opts.onError?.(err),
+      );
+    }
+  }
+}
+
+function safeCall(l: Listener, task: TaskRecord): void {
+  try {
+    l(task);
+  } catch {
+    /* a listener's failure must not stop the others */
+  }
+}

@@ -1,0 +1,131 @@
+// The shared store contract on PostgreSQL (a throw-away server started by scripts/dist/postgres.sh),
+// plus what only the distributed adapters do: concurrent migrations, exactly-once finishing by the
+// lease holder, and the event bus surviving a lost LISTEN connection.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { openDistributedStores, type DistributedStores } from '../../src/store/distributed-stores.js';
+import { contractTask, storeContract } from '../store-contract.js';
+import { startPgServer, type PgServer } from './pg-server.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let server: PgServer;
+before(async () => {
+  server = await startPgServer();
+});
+after(async () => {
+  await server?.stop();
+});
+
+storeContract({
+  name: 'PostgreSQL',
+  eventsCrossProcesses: true,
+  async open() {
+    const url = await server.createDatabase();
+    const s = await openDistributedStores(url);
+    return {
+      ...s,
+      // another process: its own pool, pg-boss instance and LISTEN connection on the same database
+      peer: () => openDistributedStores(url),
+    };
+  },
+});
+
+describe('PostgreSQL stores (distributed only)', () => {
+  let url: string;
+  let s: DistributedStores;
+  before(async () => {
+    url = await server.createDatabase();
+  });
+  after(async () => {
+    await s?.close();
+  });
+
+  test('processes starting at once apply the migrations once', async () => {
+    const settled = await Promise.allSettled([openDistributedStores(url), openDistributedStores(url), openDistributedStores(url)]);
+    const opened = settled.filter((r) => r.status === 'fulfilled').map((r) => r.value);
+    s = opened[0]!;
+    for (const o of opened.slice(1)) await o.close();
+    assert.deepEqual(settled.filter((r) => r.status === 'rejected').map((r) => String(r.reason)), [], 'every process starts');
+    const rows = (await s.pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows;
+    assert.deepEqual(rows.map((r) => r.version), [1]);
+  });
+
+  test('only the lease holder finishes a task, once', async () => {
+    await s.metadata.insertTask(contractTask('fin', 'acc'));
+    await s.queue.enqueue('fin');
+    await s.queue.claim('slow-worker', 1);
+    await sleep(5);
+    await s.queue.recoverExpired(Date.now(), 3);
+    assert.deepEqual(await s.queue.claim('next-worker', 60_000), { taskId: 'fin', attempts: 2 });
+    const finish = (owner: string) =>
+      s.queue.finishHeld('fin', owner, async (c) => {
+        await c.query(`UPDATE tasks SET status = 'finished', end_date = $2 WHERE id = $1`, ['fin', owner]);
+        return owner;
+      });
+    // the old owner comes back late, at the same time as the holder finishes
+    const results = await Promise.all([finish('slow-worker'), finish('next-worker'), finish('next-worker')]);
+    assert.deepEqual(results, [null, 'next-worker', null]);
+    assert.equal((await s.metadata.getTask('fin'))?.endDate, 'next-worker');
+    assert.equal(await s.queue.has('fin'), false);
+    assert.equal(await s.queue.completeHeld('fin', 'next-worker'), false, 'already completed');
+  });
+
+  test('a claim that dies inside its transaction leaves the job waiting', async () => {
+    await s.queue.enqueue('half');
+    // what a claimer does before its process dies: fetch the ticket, never commit
+    const c = await s.pool.connect();
+    await c.query('BEGIN');
+    const fetched = await c.query(`SELECT id FROM pgboss.job WHERE name = 'stratum-tasks' AND state = 'created' FOR UPDATE SKIP LOCKED`);
+    assert.equal(fetched.rowCount, 1);
+    assert.equal(await s.queue.claim('other', 60_000), null, 'the ticket is locked meanwhile');
+    await c.query('ROLLBACK');
+    c.release();
+    assert.deepEqual(await s.queue.claim('other', 60_000), { taskId: 'half', attempts: 1 });
+    await s.queue.complete('half', 'other');
+  });
+
+  test('claim latency on an idle queue', async (t) => {
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      await s.queue.enqueue(`lat-${i}`);
+      const t0 = performance.now();
+      const job = await s.queue.claim('w', 60_000);
+      times.push(performance.now() - t0);
+      assert.equal(job?.taskId, `lat-${i}`);
+      await s.queue.complete(`lat-${i}`, 'w');
+    }
+    times.sort((a, b) => a - b);
+    t.diagnostic(`claim: median ${times[10]!.toFixed(1)} ms, max ${times[19]!.toFixed(1)} ms`);
+    assert.ok(times[10]! < 200, 'a claim is one short transaction, not a polling interval');
+  });
+
+  test('events keep flowing after the LISTEN connection is killed', async () => {
+    const peer = await openDistributedStores(url);
+    try {
+      const got: number[] = [];
+      peer.events.subscribe('ev', (task) => got.push(task.progress));
+      s.events.publish(contractTask('ev', 'acc', { progress: 0.1 }));
+      for (let i = 0; i < 100 && got.length < 1; i++) await sleep(10);
+      assert.deepEqual(got, [0.1]);
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      // every LISTEN connection on this database (both buses') is cut
+      const killed = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'stratum-events' AND datname = current_database()`,
+      );
+      await admin.end();
+      assert.ok((killed.rowCount ?? 0) >= 2);
+      await s.metadata.insertTask(contractTask('ev', 'acc', { progress: 0.2 }));
+      // on reconnecting, the bus reads the watched task back (a notification may have been missed)
+      for (let i = 0; i < 300 && !got.includes(0.2); i++) await sleep(10);
+      assert.ok(got.includes(0.2), `caught up after the reconnect: ${got.join(' ')}`);
+      s.events.publish(contractTask('ev', 'acc', { progress: 0.3 }));
+      for (let i = 0; i < 300 && !got.includes(0.3); i++) await sleep(10);
+      assert.equal(got[got.length - 1], 0.3, 'live again');
+    } finally {
+      await peer.close();
+    }
+  });
+});
