@@ -106,7 +106,45 @@ describe('v0.2 over HTTP', () => {
     close(b.max[2]!, 40, 0.25, 'top layer Z');
   });
 
-  test('scale applies before the rotation: 2 × 1 × 1, then 90° about Z, turns the long side along Y', () => {
+  test('a model moved off the bed fails: progress "-1" with the reason, no printing information, no file', async () => {
+    const up = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 10))), headers: { 'Content-Type': 'application/octet-stream' } });
+    const start = await v02('StartSlicingTask', {
+      fileName: 'cube.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'Creality Ender 3',
+      position: { x: 120, y: 0, z: 0 }, scale: { x: 1, y: 1, z: 1 }, rotation: { x: 0, y: 0, z: 0 },
+    });
+    assert.equal(start.status, 200, start.text);
+    const taskId = start.body.result.taskId;
+    let p = await v02('GetProgress', { taskId });
+    for (let i = 0; i < 200 && p.body.result.progress !== '-1'; i++) {
+      assert.notEqual(p.body.result.progress, '1');
+      await new Promise((r) => setTimeout(r, 50));
+      p = await v02('GetProgress', { taskId });
+    }
+    assert.equal(p.body.result.progress, '-1');
+    assert.equal(p.body.result.status, 'failed');
+    assert.equal(p.body.result.error.errorCode, 'SF000');
+    assert.match(p.body.result.error.message, /outside the build volume/);
+    for (const path of ['GetPrintingInformation', `DownloadFile?taskId=${taskId}`]) {
+      const r = await v02(path, { taskId });
+      assert.equal(r.status, 404, path);
+      assert.equal(r.body.error.errorCode, 'URE006', path);
+    }
+  });
+
+  test('a multipart upload with a name that is not a model is refused, and the connection stays usable', async () => {
+    const form = new FormData();
+    form.append('FileName', 'notes.txt');
+    form.append('file', new Blob([new Uint8Array(200)]), 'notes.txt');
+    const res = await fetch(`${t.url}/v0.2/UploadFile`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': t.key }, body: form });
+    const body = await res.json();
+    assert.equal(res.status, 400);
+    assert.equal(body.error.errorCode, 'URE000');
+    assert.match(body.error.errorMessage, /notes\.txt/);
+    const next = await v02('GetActivationStatus');
+    assert.deepEqual(next.body.result, { activated: 'true' });
+  });
+
+  test('scale applies before the rotation: 3 × 1 × 1, then 90° about Z, turns the long side along Y', () => {
     const m = box(0, 0, 0, 10, 20, 6);
     const mesh = { positions: new Float32Array(m.positions), indices: new Uint32Array(m.indices) };
     const { settings } = resolveSettings({});

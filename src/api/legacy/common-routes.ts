@@ -35,7 +35,9 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
 
   app.post('/GetProgress', { schema: legacyRoute(tag, 'Progress of a task', RESULTS.progress, { body: TASK_ID_BODY }) }, async (req) => {
     const task = await tasks.get(req.accountId, taskIdOf(req));
-    return envelope(apiVersion, { progress: legacyProgress(task), status: task.status });
+    const result: Record<string, unknown> = { progress: legacyProgress(task), status: task.status };
+    if (task.error) result.error = task.error;
+    return envelope(apiVersion, result);
   });
 
   app.post(

@@ -46,6 +46,7 @@ export const RESULTS = {
   progress: {
     progress: { ...str, description: 'a number as a string: "0.42"; "1" when finished; "-1" when failed or cancelled' },
     status: str,
+    error: { type: 'object', description: 'when failed: errorCode SF000 and what went wrong', additionalProperties: true },
   },
   information: { time: { ...str, description: 'h:mm:ss' }, length: { ...str, description: 'e.g. 3.58meters' }, weight: { ...str, description: 'e.g. 10.69grams' } },
   cancel: { taskid: str, taskId: str, status: str },
