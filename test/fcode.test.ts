@@ -209,6 +209,25 @@ test('a damaged block is caught by its CRC, with the block and its byte offset n
   expectFCodeError(meta, 'BAD_CHECKSUM', /metadata damaged/);
 });
 
+/** The FCode of `gcode` with its metadata replaced by `meta` (header CRC made good again). */
+function withMetadata(gcode: string, meta: number[]): Uint8Array {
+  const f = encodeFCode(utf8.encode(gcode), {});
+  const oldLength = new DataView(f.buffer).getUint32(12, true);
+  const head = Uint8Array.from([...f.subarray(0, 16), ...meta]);
+  new DataView(head.buffer).setUint32(12, meta.length, true);
+  const crc = new Uint8Array(4);
+  new DataView(crc.buffer).setUint32(0, crc32(head), true);
+  return Uint8Array.from([...head, ...crc, ...f.subarray(16 + oldLength + 4)]);
+}
+
+test('metadata: unknown tags are skipped; an entry past the end or of the wrong size is BAD_METADATA', () => {
+  const ok = decodeFCode(withMetadata('G1 X1\n', [200, 2, 0, 0xaa, 0xbb, 6, 4, 0, 7, 0, 0, 0]));
+  assert.deepEqual(ok.meta, { layerCount: 7 });
+  assert.equal(text(ok.gcode), 'G1 X1\n');
+  expectFCodeError(withMetadata('G1 X1\n', [6, 5, 0, 7, 0, 0, 0]), 'BAD_METADATA', /FCode metadata at byte 19: 5 byte\(s\) needed, 4 left/);
+  expectFCodeError(withMetadata('G1 X1\n', [1, 4, 0, 0, 0, 0, 0]), 'BAD_METADATA', /tag 1 should hold 8 bytes/);
+});
+
 test('truncated, foreign, newer and padded files are clear errors', async () => {
   const { fcode, gcode } = await slices;
   expectFCodeError(gcode.output, 'BAD_MAGIC', /not an FCode file/);

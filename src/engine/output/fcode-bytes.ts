@@ -79,10 +79,11 @@ export class ByteReader {
     /** where a problem is: "block 3" or "metadata" */
     readonly what: string,
     readonly block?: number,
+    readonly code: 'BAD_BLOCK' | 'BAD_METADATA' = 'BAD_BLOCK',
   ) {}
 
   fail(message: string, at = this.pos): never {
-    throw new FCodeError('BAD_BLOCK', `${this.what} at byte ${at}: ${message}`, at, this.block);
+    throw new FCodeError(this.code, `${this.what} at byte ${at}: ${message}`, at, this.block);
   }
 
   need(n: number): void {

@@ -96,7 +96,7 @@ export function readFCodeHeader(bytes: Uint8Array): FCodeHeader {
   const d = Array.from(bytes.subarray(6, 11));
   if (d.some((n) => n > MAX_DECIMALS)) throw new FCodeError('BAD_HEADER', `FCode decimals ${d.join(',')} out of range`, 6);
   const decimals: AxisDecimals = { x: d[0]!, y: d[1]!, z: d[2]!, e: d[3]!, f: d[4]! };
-  const meta = readMetadata(new ByteReader(bytes, HEADER_BYTES, metaEnd, 'metadata'));
+  const meta = readMetadata(new ByteReader(bytes, HEADER_BYTES, metaEnd, 'FCode metadata', undefined, 'BAD_METADATA'));
   return { version, flags, decimals, meta, blocksAt: metaEnd + 4 };
 }
 
