@@ -51,8 +51,10 @@ start() {
   dir="${1:-$(mktemp -d "${TMPDIR:-/tmp}/stratum-pg-XXXXXX")}"
   mkdir -p "$dir"
   if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+  echo "$bindir" >"$dir/bindir" # marks the folder as ours for `stop`
+  # C.UTF-8 exists on Debian; a system without it gets the plain C locale
   as_owner "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
-    || as_owner "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 \
+    || { rm -rf "$dir/data"; as_owner "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1; } \
     || { log "initdb failed:"; cat "$dir/initdb.log" >&2; exit 1; }
   # a free port can be taken between the probe and the start: try a few
   local tries=0
@@ -67,14 +69,16 @@ start() {
     tries=$((tries + 1))
     if [ "$tries" -ge 3 ]; then log "pg_ctl start failed:"; tail -n 20 "$dir/server.log" >&2; exit 1; fi
   done
-  echo "$bindir" >"$dir/bindir"
   echo "STRATUM_PG_DIR=$dir"
   echo "DATABASE_URL=postgres://postgres@127.0.0.1:$port/postgres"
 }
 
 stop() {
   local dir="${1:?usage: postgres.sh stop DIR}"
-  if [ -f "$dir/bindir" ] && [ -d "$dir/data" ]; then
+  [ -d "$dir" ] || return 0
+  # only a folder this script made (never delete anything else by a mistyped argument)
+  if [ ! -f "$dir/bindir" ]; then log "$dir is not a cluster made by postgres.sh start; left alone"; exit 1; fi
+  if [ -d "$dir/data" ]; then
     as_owner "$(cat "$dir/bindir")/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
   fi
   rm -rf "$dir"

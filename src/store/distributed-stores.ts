@@ -26,10 +26,12 @@ export interface DistributedStoreOptions {
   /** pg-boss's schema (default `pgboss`) */
   bossSchema?: string;
   onError?(err: unknown): void;
+  /** the event bus's LISTEN connection came back after a loss (events may have been missed) */
+  onEventsReconnect?(): void;
 }
 
 export async function openDistributedStores(databaseUrl: string, opts: DistributedStoreOptions = {}): Promise<DistributedStores> {
-  const pool = openPool(databaseUrl, { max: opts.poolMax, applicationName: opts.applicationName });
+  const pool = openPool(databaseUrl, { max: opts.poolMax, applicationName: opts.applicationName, onError: opts.onError });
   try {
     await applyMigrations(pool);
     const metadata = new PgMetadataStore(pool);
@@ -37,6 +39,7 @@ export async function openDistributedStores(databaseUrl: string, opts: Distribut
     const events = await PgTaskEventBus.open(databaseUrl, pool, {
       readTask: (id) => metadata.getTask(id),
       onError: opts.onError,
+      onReconnect: opts.onEventsReconnect,
     }).catch(async (err: unknown) => {
       await queue.stop().catch(() => {});
       throw err;

@@ -1,6 +1,6 @@
 // Starts a throw-away PostgreSQL server for the distributed tests (scripts/dist/postgres.sh, which
 // installs PostgreSQL from Debian's packages when it is missing) and hands out empty databases.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -38,6 +38,12 @@ export async function startPgServer(): Promise<PgServer> {
     if (!url || !dir) throw new Error(`postgres.sh printed no DATABASE_URL:\n${stdout}`);
   }
   const admin = url;
+  let stopped = false;
+  // a test process that ends without running its `after` hooks still takes the server down
+  const onExit = () => {
+    if (dir && !stopped) execFileSync(SCRIPT, ['stop', dir], { stdio: 'ignore', timeout: 30_000 });
+  };
+  process.once('exit', onExit);
   return {
     url: admin,
     async createDatabase(prefix = 'stratum_test') {
@@ -54,6 +60,9 @@ export async function startPgServer(): Promise<PgServer> {
       return u.toString();
     },
     async stop() {
+      if (stopped) return;
+      stopped = true;
+      process.removeListener('exit', onExit);
       if (dir) await run(SCRIPT, ['stop', dir], { timeout: 60_000 });
     },
   };

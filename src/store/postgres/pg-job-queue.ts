@@ -49,6 +49,9 @@ export class PgJobQueue implements JobQueue {
       // archiving of used tickets; one process at a time does it (pg-boss takes a lock)
       supervise: opts.supervise ?? true,
       migrate: true,
+      // a used ticket is worth nothing: keep pg-boss's job table small
+      archiveCompletedAfterSeconds: 600,
+      deleteAfterHours: 1,
     });
     boss.on('error', () => {}); // maintenance errors are retried by pg-boss; never crash the process
     // pg-boss's first start creates its schema without a lock (two processes starting at once

@@ -14,6 +14,8 @@ export interface PoolOptions {
   max?: number;
   /** shown in pg_stat_activity */
   applicationName?: string;
+  /** an idle connection's error (server restart, network): reported, the pool replaces it */
+  onError?(err: unknown): void;
 }
 
 export function openPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
@@ -24,7 +26,7 @@ export function openPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
     types,
   });
   // an idle client that loses its server emits here; without a listener the process would crash
-  pool.on('error', () => {});
+  pool.on('error', (err) => opts.onError?.(err));
   return pool;
 }
 

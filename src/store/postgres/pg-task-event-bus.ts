@@ -26,6 +26,11 @@ export interface PgEventBusOptions {
   readTask(taskId: string): Promise<TaskRecord | null>;
   /** reported, never thrown: a lost connection is retried */
   onError?(err: unknown): void;
+  /**
+   * Called after the LISTEN connection came back: notifications sent meanwhile are lost. Watched
+   * tasks are read again by the bus itself; a runner can re-check its running tasks here.
+   */
+  onReconnect?(): void;
   channel?: string;
 }
 
@@ -129,7 +134,10 @@ export class PgTaskEventBus implements TaskEventBus {
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.connect().then(
-        () => this.catchUp(),
+        () => {
+          this.opts.onReconnect?.();
+          return this.catchUp();
+        },
         (err) => {
           this.opts.onError?.(err);
           this.reconnectDelay = Math.min(this.reconnectDelay * 2, 5000);
