@@ -106,6 +106,23 @@ describe('v0.2 over HTTP', () => {
     close(b.max[2]!, 40, 0.25, 'top layer Z');
   });
 
+  test('IdeaWerk-Speed, the legacy FCode printer: the download is <model>.fcode and starts with the FCode magic', async () => {
+    const up = await call(t.url, '/v0.2/UploadFile?filename=part.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 4))), headers: { 'Content-Type': 'application/octet-stream' } });
+    const start = await v02('StartSlicingTask', { fileName: 'part.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'IdeaWerk-Speed' });
+    assert.equal(start.status, 200, start.text);
+    const taskId = start.body.result.taskId;
+    let progress = '';
+    for (let i = 0; i < 300 && progress !== '1' && progress !== '-1'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      progress = (await v02('GetProgress', { taskId })).body.result.progress;
+    }
+    assert.equal(progress, '1');
+    const file = await call(t.url, `/v0.2/DownloadFile?taskId=${taskId}`, { key: t.key });
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-disposition'), 'attachment; filename=part.fcode');
+    assert.deepEqual([...file.bytes.subarray(0, 4)], [0x43, 0x49, 0x52, 0]); // "CIR\0"
+  });
+
   test('a model moved off the bed fails: progress "-1" with the reason, no printing information, no file', async () => {
     const up = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 10))), headers: { 'Content-Type': 'application/octet-stream' } });
     const start = await v02('StartSlicingTask', {
