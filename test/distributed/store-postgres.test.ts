@@ -86,6 +86,15 @@ describe('PostgreSQL stores (distributed only)', () => {
     await s.queue.complete('half', 'other');
   });
 
+  test('a waiting job whose pg-boss ticket vanished is given a new one by recovery', async () => {
+    await s.queue.enqueue('orphan');
+    await s.pool.query(`DELETE FROM pgboss.job WHERE name = 'stratum-tasks' AND singleton_key = 'orphan'`);
+    assert.equal(await s.queue.claim('w', 60_000), null, 'no ticket, no claim');
+    assert.deepEqual(await s.queue.recoverExpired(Date.now(), 3), { requeued: [], exhausted: [] });
+    assert.deepEqual(await s.queue.claim('w', 60_000), { taskId: 'orphan', attempts: 1 });
+    await s.queue.complete('orphan', 'w');
+  });
+
   test('claim latency on an idle queue', async (t) => {
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {

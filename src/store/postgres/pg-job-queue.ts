@@ -29,12 +29,17 @@ const FRONT = 1;
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
 
+/** a schema name as a quoted SQL identifier */
+const pgIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
 const asBossDb = (c: Queryable): PgBoss.Db => ({ executeSql: (text, values) => c.query(text, values) });
 
 export class PgJobQueue implements JobQueue {
   private constructor(
     private readonly pool: pg.Pool,
     private readonly boss: PgBoss,
+    /** pg-boss's schema, quoted for SQL */
+    private readonly bossSchema: string,
   ) {}
 
   /**
@@ -68,7 +73,7 @@ export class PgJobQueue implements JobQueue {
       await lock.query('SELECT pg_advisory_unlock($1)', [BOSS_START_LOCK]).catch(() => {});
       lock.release();
     }
-    return new PgJobQueue(pool, boss);
+    return new PgJobQueue(pool, boss, pgIdent(opts.bossSchema ?? 'pgboss'));
   }
 
   async stop(): Promise<void> {
@@ -77,7 +82,18 @@ export class PgJobQueue implements JobQueue {
 
   /** puts a waiting ticket for the task in pg-boss's line and records it on the row */
   private async issueTicket(c: Queryable, taskId: string, priority: number): Promise<void> {
-    const ticket = await this.boss.send(BOSS_QUEUE, { taskId }, { singletonKey: taskId, priority, db: asBossDb(c) });
+    const send = () => this.boss.send(BOSS_QUEUE, { taskId }, { singletonKey: taskId, priority, db: asBossDb(c) });
+    let ticket = await send();
+    if (!ticket) {
+      // the `short` policy refused: a waiting ticket for this task that no row points to any more
+      // (only if someone edited the tables by hand). Drop it and issue ours.
+      await c.query(`DELETE FROM ${this.bossSchema}.job WHERE name = $1 AND singleton_key = $2 AND state = 'created'`, [
+        BOSS_QUEUE,
+        taskId,
+      ]);
+      ticket = await send();
+      if (!ticket) throw new Error(`pg-boss refused a ticket for task ${taskId}`);
+    }
     await c.query('UPDATE task_jobs SET ticket_id = $2 WHERE task_id = $1', [taskId, ticket]);
   }
 
@@ -208,6 +224,17 @@ export class PgJobQueue implements JobQueue {
           out.requeued.push(r.task_id);
         }
       }
+      // self-repair: a waiting row whose ticket is gone (pg-boss's tables edited or restored
+      // apart from ours) would never be claimed; give it a new one
+      const orphans = (
+        await c.query<{ task_id: string }>(
+          `SELECT task_id FROM task_jobs j WHERE state = 'queued' AND NOT EXISTS (
+             SELECT 1 FROM ${this.bossSchema}.job b WHERE b.name = $1 AND b.id = j.ticket_id AND b.state < 'active')
+           FOR UPDATE SKIP LOCKED`,
+          [BOSS_QUEUE],
+        )
+      ).rows;
+      for (const r of orphans) await this.issueTicket(c, r.task_id, FRONT);
       return out;
     });
   }
