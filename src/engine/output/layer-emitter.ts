@@ -181,9 +181,15 @@ export class LayerEmitter {
           this.model = op.model;
           this.modelBox = op.model >= 0 ? this.boxOf(op.model) : null;
         }
-        if (op.type !== this.type) {
-          L?.push(';TYPE:' + op.type);
-          this.type = op.type;
+        {
+          // bridge lines are a feature of their own: `;TYPE:SKIN` then `;BRIDGE`; the next feature
+          // writes its `;TYPE:` again, even if it is plain skin
+          const key = op.bridge ? op.type + ';BRIDGE' : op.type;
+          if (key !== this.type) {
+            L?.push(';TYPE:' + op.type);
+            if (op.bridge) L?.push(';BRIDGE');
+            this.type = key;
+          }
         }
         return;
       case 'fan':

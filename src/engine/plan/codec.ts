@@ -56,7 +56,7 @@ export function encodePlans(plans: LayerPlan[]): EncodedPlans {
           break;
         case 'feature':
           strings.push(op.modelName ?? '');
-          put(2, FEATURE_INDEX.get(op.type) ?? 0, op.model, op.modelName === undefined ? -1 : strings.length - 1, 0);
+          put(2, FEATURE_INDEX.get(op.type) ?? 0, op.model, op.modelName === undefined ? -1 : strings.length - 1, op.bridge ? 1 : 0);
           break;
         case 'retract':
           put(3, 0, 0, op.length, op.speed);
@@ -123,12 +123,15 @@ export function decodeLayer(e: EncodedPlans, layer: number): LayerPlan {
       case 1:
         ops[i] = { op: 'extrude', x: a, y: b, e: c, speed: d };
         break;
-      case 2:
-        ops[i] =
+      case 2: {
+        const feature: PlanOp =
           c < 0
             ? { op: 'feature', type: FEATURES[a], model: b }
             : { op: 'feature', type: FEATURES[a], model: b, modelName: e.strings[c] };
+        if (d === 1) feature.bridge = true;
+        ops[i] = feature;
         break;
+      }
       case 3:
         ops[i] = { op: 'retract', length: c, speed: d };
         break;

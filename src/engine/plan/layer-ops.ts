@@ -10,6 +10,7 @@ export class LayerOps {
   y: number;
   private type: FeatureType | null = null;
   private model = Number.NaN;
+  private bridge = false;
   /** extruded length (mm) per speed, for the minimum layer time */
   readonly extrudedBySpeed = new Map<number, number>();
   /** time of everything but extrusion (travel, retraction), s, at nominal speeds */
@@ -32,13 +33,16 @@ export class LayerOps {
     this.y = start ? start.y : standIn.y;
   }
 
-  /** Announces a feature; writes an op only when the type or the model changes. */
-  feature(type: FeatureType, model: number): void {
-    if (type === this.type && model === this.model) return;
+  /** Announces a feature (bridge lines are one of their own); writes an op only when it changes. */
+  feature(type: FeatureType, model: number, bridge = false): void {
+    if (type === this.type && model === this.model && bridge === this.bridge) return;
     this.type = type;
     this.model = model;
+    this.bridge = bridge;
     const modelName = model >= 0 ? this.modelNames[model] : undefined;
-    this.ops.push(modelName === undefined ? { op: 'feature', type, model } : { op: 'feature', type, model, modelName });
+    const op: PlanOp = modelName === undefined ? { op: 'feature', type, model } : { op: 'feature', type, model, modelName };
+    if (bridge) op.bridge = true;
+    this.ops.push(op);
   }
 
   moveTo(x: number, y: number, speed: number, z?: number): void {

@@ -52,6 +52,19 @@ function standInStart(layer: LayerRegions): { x: number; y: number } {
   return p && p.length >= 2 ? { x: p[0], y: p[1] } : { x: 0, y: 0 };
 }
 
+/** Open lines grouped by their direction (whole degrees, either way along): one group per bridge. */
+function byDirection(lines: ExtrusionPath[]): ExtrusionPath[][] {
+  const groups = new Map<number, ExtrusionPath[]>();
+  for (const l of lines) {
+    const p = l.points, k = p.length;
+    const deg = Math.round((Math.atan2(p[k - 1] - p[1], p[k - 2] - p[0]) * 180) / Math.PI + 360) % 180;
+    const g = groups.get(deg);
+    if (g) g.push(l);
+    else groups.set(deg, [l]);
+  }
+  return [...groups.values()];
+}
+
 /** Paths with at least two points (a lone point extrudes nothing). */
 function printable(paths: ExtrusionPath[]): ExtrusionPath[] {
   return paths.every((p) => p.points.length >= 4) ? paths : paths.filter((p) => p.points.length >= 4);
@@ -130,7 +143,7 @@ export function planLayer(
         }
       }
       previous = v;
-      ops.feature(v.path.type, v.path.model);
+      ops.feature(v.path.type, v.path.model, v.path.bridge === true);
       // from another island (or the skirt) no combed route can exist: islands are apart
       const from = lastRegion === undefined || lastRegion === region ? region : null;
       travel.travel(ops, sx, sy, from, forceRetract, inPart);
@@ -140,6 +153,16 @@ export function planLayer(
       const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
       ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
     }
+  };
+
+  // bridges: one direction at a time, each in monotonic order, with the bridge fan while they print
+  const printBridges = (lines: ExtrusionPath[], model: number, region: () => CombRegion | null) => {
+    if (lines.length === 0) return;
+    ops.feature('SKIN', model, true);
+    const fanChange = s.bridgeFan !== fan;
+    if (fanChange) ops.fan(s.bridgeFan);
+    for (const group of byDirection(lines)) print(orderMonotonic(group, ops.x, ops.y), 'skin', region);
+    if (fanChange) ops.fan(fan);
   };
 
   // extras: consecutive runs of one type; loops start nearest to the nozzle
@@ -177,10 +200,14 @@ export function planLayer(
     let built: CombRegion | null | undefined;
     const region = () => (built === undefined ? (built = combRegionOf(isl, s)) : built);
     const walls = isl.walls.map(printable);
+    const skin = printable(isl.skin);
+    const bridges = skin.some((p) => p.bridge) ? skin.filter((p) => p.bridge) : [];
+    const plainSkin = bridges.length ? skin.filter((p) => !p.bridge) : skin;
     const steps: Array<() => void> = [
       () => print(wallVisits(walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region),
       () => print(orderNearest(printable(isl.gapFill), ops.x, ops.y), 'gap', region),
-      () => print((s.monotonicSkin ? orderMonotonic : orderNearest)(printable(isl.skin), ops.x, ops.y), 'skin', region),
+      () => print((s.monotonicSkin ? orderMonotonic : orderNearest)(plainSkin, ops.x, ops.y), 'skin', region),
+      () => printBridges(bridges, isl.model, region),
     ];
     const infill = () => print(orderNearest(printable(isl.infill), ops.x, ops.y), 'infill', region);
     if (s.infillBeforeWalls) steps.unshift(infill);

@@ -7,8 +7,11 @@ export type PlanOp =
   | { op: 'travel'; x: number; y: number; z?: number; speed: number }
   /** extruding move to (x, y); e = filament length in mm for this segment */
   | { op: 'extrude'; x: number; y: number; e: number; speed: number }
-  /** start of a feature (writes `;TYPE:` and `;MESH:` when they change) */
-  | { op: 'feature'; type: FeatureType; model: number; modelName?: string }
+  /**
+   * start of a feature (writes `;TYPE:` and `;MESH:` when they change); `bridge`: the skin lines
+   * that follow are bridges (`;BRIDGE` after the `;TYPE:` line), until the next feature op
+   */
+  | { op: 'feature'; type: FeatureType; model: number; modelName?: string; bridge?: true }
   /** pull filament back by `length` mm at `speed` mm/s */
   | { op: 'retract'; length: number; speed: number }
   /** push it back */

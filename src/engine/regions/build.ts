@@ -7,6 +7,7 @@ import type { IslandPaths, LayerRegions } from './types.js';
 import { islands, offset } from '../geom/clipper.js';
 import { computeWalls } from './walls.js';
 import { commonArea, splitSkin } from './skins.js';
+import { splitBridges } from './bridges.js';
 import { gapFillLines } from './gap-fill.js';
 import { reachEdge } from './line-ends.js';
 import { sortMonotonic } from './monotonic.js';
@@ -16,6 +17,11 @@ import { densityRegions, fieldAreas, layerOverrides, type DensityOverride, type 
 const MM = 1000;
 /** Top/bottom skin grows this far into the sparse infill, so its edges rest on something. */
 const SKIN_EXPAND_UM = 500;
+/**
+ * Bridge lines often run parallel to a straight edge, and a line that falls exactly on the edge of
+ * the inset area would be lost: the inset stops this much short of half a line.
+ */
+const BRIDGE_INSET_SLACK_UM = 10;
 
 /** What pass 1 leaves for pass 2, per island. */
 export interface IslandWalls {
@@ -69,11 +75,33 @@ export function wallsForLayer(g: LayerGeometry, s: SliceSettings): IslandWalls[]
   return out;
 }
 
-/** Per model, the union of a layer's inner areas (inside the walls). */
-export function innerAreasByModel(walls: IslandWalls[], models: number): Paths[] {
-  const out: Paths[] = Array.from({ length: models }, () => []);
-  for (const iw of walls) out[iw.model].push(...iw.innerArea);
-  return out;
+/**
+ * Per model, a layer's inner areas (inside the walls), which skin detection compares with; the
+ * cross-sections ride along as `outlines` (what a bridge above rests on), so the callers that keep
+ * a few layers' inner areas for pass 2 keep those too without knowing about them.
+ */
+export type LayerAreas = Paths[] & { outlines?: Paths[] };
+
+export function innerAreasByModel(walls: IslandWalls[], models: number): LayerAreas {
+  const inner: Paths[] = Array.from({ length: models }, () => []);
+  const outlines: Paths[] = Array.from({ length: models }, () => []);
+  for (const iw of walls) {
+    inner[iw.model].push(...iw.innerArea);
+    outlines[iw.model].push(...iw.outline);
+  }
+  return Object.assign(inner, { outlines });
+}
+
+/**
+ * What holds up model m's layer from below: the layer below's cross-section; when only its inner
+ * areas are known, those grown back by the walls' width.
+ */
+function groundBelow(below: LayerAreas | undefined, m: number, w: number, s: SliceSettings): Paths {
+  if (!below) return [];
+  const outline = below.outlines?.[m];
+  if (outline) return outline;
+  const inner = below[m] ?? [];
+  return inner.length ? offset(inner, s.wallCount * w, 'round', 2, 25) : [];
 }
 
 /**
@@ -85,7 +113,7 @@ export function innerAreasByModel(walls: IslandWalls[], models: number): Paths[]
 export function fillForLayer(
   g: LayerGeometry,
   walls: IslandWalls[],
-  innerOf: (j: number) => Paths[] | undefined,
+  innerOf: (j: number) => LayerAreas | undefined,
   s: SliceSettings,
 ): LayerRegions {
   const w = lineWidthFor(g.index, s);
@@ -119,7 +147,18 @@ export function fillForLayer(
     const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM);
     const skinOverlap = (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
-    if (solid.length > 0) skin = skinPaths(solid, w, skinAngle, skinOverlap, iw.model);
+    // no bridges on the first layer: it lies on the bed
+    const bridgesHere = s.bridgeEnabled && g.index > 0 && solid.length > 0;
+    const { bridges, rest } = bridgesHere ? splitBridges(solid, groundBelow(innerOf(g.index - 1), iw.model, w, s), w) : { bridges: [], rest: solid };
+    if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, iw.model);
+    for (const b of bridges) {
+      for (const path of skinPaths(b.area, w, b.angle, skinOverlap, iw.model, BRIDGE_INSET_SLACK_UM)) {
+        path.bridge = true;
+        path.speed = s.bridgeSpeed;
+        path.flow = s.bridgeFlow / 100;
+        skin.push(path);
+      }
+    }
     let infill: ExtrusionPath[] = [];
     const ov = sparse.length > 0 ? overrides(iw.model) : [];
     if (sparse.length > 0 && (s.infillDensity > 0 || ov.length > 0)) {
@@ -167,8 +206,8 @@ export function fillForLayer(
  * the area and then stretched back out past its edge (by the skin overlap and a quarter line), so
  * that where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
  */
-function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number): ExtrusionPath[] {
-  const inset = offset(solid, -w / 2, 'miter', 3);
+function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number, slack = 0): ExtrusionPath[] {
+  const inset = offset(solid, -w / 2 + slack, 'miter', 3);
   if (inset.length === 0) return [];
   const lines = solidLines(inset, w, angle);
   const reach = reachEdge(lines, 2 * w, offset(solid, overlap + w / 4, 'miter', 3));
