@@ -2,7 +2,8 @@
 // uses). `create` prints the new key alone on stdout, so scripts can capture it.
 import { parseArgs } from 'node:util';
 import { AccountError, AccountService } from '../service/account-service.js';
-import { ConfigError, loadConfig } from '../service/config.js';
+import { ConfigError, isDistributed, loadConfig, type ServiceConfig } from '../service/config.js';
+import { openDistributedStores } from '../store/distributed-stores.js';
 import { openEmbeddedStores } from '../store/embedded-stores.js';
 
 const HELP = `usage:
@@ -34,12 +35,12 @@ export async function run(argv: string[]): Promise<number> {
     (values.help ? process.stdout : process.stderr).write(HELP);
     return values.help ? 0 : 2;
   }
-  let dataDir: string;
+  let config: ServiceConfig;
   try {
-    dataDir = loadConfig({
+    config = loadConfig({
       ...(values.config ? { configFile: values.config } : {}),
       overrides: { dataDir: values['data-dir'] },
-    }).dataDir;
+    });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`stratum keys: ${err.message}\n`);
@@ -48,7 +49,10 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
 
-  const stores = openEmbeddedStores(dataDir);
+  // distributed mode (DATABASE_URL set): the keys live in PostgreSQL
+  const stores = isDistributed(config)
+    ? await openDistributedStores(config.databaseUrl, { applicationName: 'stratum-keys', poolMax: 2 })
+    : openEmbeddedStores(config.dataDir);
   const accounts = new AccountService(stores.metadata);
   try {
     switch (action) {

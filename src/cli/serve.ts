@@ -2,15 +2,40 @@
 // (requests in flight complete; running slices get the grace period, then resume at next start).
 import { parseArgs } from 'node:util';
 import { startServer } from '../api/start-server.js';
-import { ConfigError, loadConfig } from '../service/config.js';
+import { ConfigError, isDistributed, loadConfig, type ServiceConfig } from '../service/config.js';
+import { startDistributed } from './serve-distributed.js';
 
-const HELP = `usage: stratum serve [--port N] [--host ADDR] [--data-dir DIR] [--workers N] [--config FILE]
+const HELP = `usage: stratum serve [--role all|api|worker] [--port N] [--host ADDR] [--data-dir DIR] [--workers N] [--config FILE]
+       stratum worker [--workers N] [--config FILE]        (the same as serve --role worker)
 
 Runs the slicing service (HTTP API; interface versions under /v1/…). Every option can also be set
 by environment variable (PORT, HOST, STRATUM_DATA_DIR, STRATUM_WORKERS, …) or in a JSON config
 file (--config or STRATUM_CONFIG); see docs/configuration.md. Flags win over the environment, the
 environment over the file.
+
+Without DATABASE_URL the service is one process on the embedded store (SQLite and files under the
+data directory). With DATABASE_URL (PostgreSQL) and S3_BUCKET (plus S3_ENDPOINT,
+S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_REGION) it runs distributed: any number of processes
+share the database and the bucket, each with a role (STRATUM_ROLE or --role): api serves HTTP,
+worker slices, all does both. See docs/deployment.md.
 `;
+
+/** the server of either mode, as far as this command needs it */
+interface Started {
+  url: string | null;
+  log: { info(obj: object, msg: string): void; info(msg: string): void };
+  hasKeys(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+async function start(config: ServiceConfig): Promise<Started> {
+  if (isDistributed(config)) {
+    const p = await startDistributed(config);
+    return { url: p.url, log: p.runtime.log, hasKeys: () => p.runtime.accounts.hasActiveKeys(), close: () => p.close() };
+  }
+  const s = await startServer(config);
+  return { url: s.url, log: s.runtime.log, hasKeys: () => s.runtime.accounts.hasActiveKeys(), close: () => s.close() };
+}
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -21,6 +46,7 @@ export async function run(argv: string[]): Promise<number> {
       'data-dir': { type: 'string' },
       workers: { type: 'string' },
       config: { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -33,7 +59,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     config = loadConfig({
       ...(values.config ? { configFile: values.config } : {}),
-      overrides: { port: values.port, host: values.host, dataDir: values['data-dir'], workers: values.workers },
+      overrides: { port: values.port, host: values.host, dataDir: values['data-dir'], workers: values.workers, role: values.role },
     });
   } catch (err) {
     if (err instanceof ConfigError) {
@@ -43,12 +69,18 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
 
-  const server = await startServer(config);
-  const log = server.runtime.log;
-  log.info({ url: server.url, dataDir: config.dataDir, workers: config.workers }, 'stratum is listening');
-  if (!(await server.runtime.accounts.hasActiveKeys())) {
+  const server = await start(config);
+  const log = server.log;
+  const distributed = isDistributed(config);
+  if (server.url) {
+    const where = distributed ? { role: config.role, s3Bucket: config.s3Bucket } : { dataDir: config.dataDir };
+    log.info({ url: server.url, ...where, workers: config.role === 'api' ? 0 : config.workers }, 'stratum is listening');
+  } else {
+    log.info({ role: config.role, workers: config.workers }, 'stratum worker is running');
+  }
+  if (server.url && !(await server.hasKeys())) {
     process.stderr.write(
-      `\nNo API key exists yet. Create one (same data directory) with:\n\n` +
+      `\nNo API key exists yet. Create one (${distributed ? 'same DATABASE_URL' : 'same data directory'}) with:\n\n` +
         `    npx stratum keys create --name NAME\n\n` +
         `and send it as the Ocp-Apim-Subscription-Key header. API reference: ${server.url}/docs\n\n`,
     );

@@ -1,0 +1,149 @@
+// Puts the distributed runtime together: PostgreSQL for metadata, the job queue and task events
+// (LISTEN/NOTIFY), S3-compatible storage for files and outputs, and — unless the role is `api` —
+// the same worker-thread runner as the embedded runtime, claiming from the shared queue. Any number
+// of these processes, with any roles, can run against the same database and bucket.
+import type { Logger } from 'pino';
+import { EmbeddedRunner } from '../runner/embedded-runner.js';
+import { openDistributedStores, type DistributedStores } from '../store/distributed-stores.js';
+import { S3BlobStore, type S3BlobConfig } from '../store/s3/s3-blob-store.js';
+import { AccountService } from './account-service.js';
+import { layerThreadsFor, type ServiceConfig } from './config.js';
+import type { ServiceCore } from './embedded-runtime.js';
+import { FileService } from './file-service.js';
+import { Metrics, type GaugeSample } from './metrics.js';
+import { OutputService } from './output-service.js';
+import { RetentionSweeper } from './retention-sweeper.js';
+import { TaskService } from './task-service.js';
+
+export interface DistributedRuntimeOptions {
+  /** substitute worker module (tests) */
+  workerFile?: string;
+}
+
+export function s3ConfigOf(config: ServiceConfig): S3BlobConfig {
+  return {
+    kind: 's3',
+    endpoint: config.s3Endpoint,
+    bucket: config.s3Bucket,
+    region: config.s3Region,
+    accessKeyId: config.s3AccessKeyId,
+    secretAccessKey: config.s3SecretAccessKey,
+    ...(config.s3Prefix ? { prefix: config.s3Prefix } : {}),
+  };
+}
+
+export class DistributedRuntime implements ServiceCore {
+  readonly accounts: AccountService;
+  readonly files: FileService;
+  readonly tasks: TaskService;
+  readonly outputs: OutputService;
+  readonly metrics = new Metrics();
+  readonly sweeper: RetentionSweeper | null;
+  readonly runner: EmbeddedRunner | null;
+  private closed = false;
+
+  private constructor(
+    readonly config: ServiceConfig,
+    readonly log: Logger,
+    readonly stores: DistributedStores,
+    readonly blobs: S3BlobStore,
+    opts: DistributedRuntimeOptions,
+  ) {
+    const { metadata, queue, events } = stores;
+    this.accounts = new AccountService(metadata, config.authCacheS * 1000);
+    this.files = new FileService(metadata, blobs, config.maxUploadBytes, this.metrics);
+    this.tasks = new TaskService(metadata, blobs, queue, events, this.metrics);
+    this.outputs = new OutputService(metadata, blobs);
+    const serves = config.role !== 'worker';
+    // every API process sweeps; two sweeping the same expired file both delete it, which is harmless
+    this.sweeper = serves
+      ? new RetentionSweeper(metadata, blobs, config.retentionDays * 86_400_000, this.metrics, log)
+      : null;
+    this.runner =
+      config.role === 'api'
+        ? null
+        : new EmbeddedRunner(
+            { store: metadata, queue, blobs, blobConfig: s3ConfigOf(config), events, metrics: this.metrics, log },
+            {
+              workers: config.workers,
+              leaseMs: config.leaseS * 1000,
+              maxAttempts: config.maxAttempts,
+              taskTimeoutMs: config.taskTimeoutS * 1000,
+              workerMaxMemoryMb: config.workerMaxMemoryMb,
+              workerNice: config.workerNice,
+              layerThreads: layerThreadsFor(config),
+              ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
+            },
+          );
+    const runner = this.runner;
+    // a task queued through this process wakes its own runner at once; other processes hear of it
+    // through the event bus (the runner listens for queued tasks)
+    if (runner) this.tasks.onQueued = () => runner.notify();
+  }
+
+  get events() {
+    return this.stores.events;
+  }
+
+  /** connects to PostgreSQL (migrations run there) and the bucket (created when missing) */
+  static async open(config: ServiceConfig, log: Logger, opts: DistributedRuntimeOptions = {}): Promise<DistributedRuntime> {
+    const blobs = new S3BlobStore(s3ConfigOf(config));
+    try {
+      await blobs.ensureBucket();
+    } catch (err) {
+      blobs.close();
+      throw new Error(`object storage ${config.s3Endpoint || 'AWS S3'} bucket '${config.s3Bucket}': ${(err as Error).message}`);
+    }
+    let stores: DistributedStores;
+    try {
+      stores = await openDistributedStores(config.databaseUrl, {
+        applicationName: `stratum-${config.role}`,
+        onError: (err) => log.warn({ err }, 'database event connection failed; reconnecting'),
+      });
+    } catch (err) {
+      blobs.close();
+      throw err;
+    }
+    return new DistributedRuntime(config, log, stores, blobs, opts);
+  }
+
+  async start(): Promise<void> {
+    await this.runner?.start();
+    if (this.sweeper && this.config.sweepIntervalS > 0) this.sweeper.start(this.config.sweepIntervalS * 1000);
+  }
+
+  async gauges(): Promise<GaugeSample[]> {
+    const counts = await this.stores.metadata.countTasksByStatus();
+    return [
+      {
+        name: 'stratum_tasks',
+        help: 'Tasks by status (whole cluster).',
+        values: Object.entries(counts).map(([status, value]) => ({ labels: { status }, value })),
+      },
+      { name: 'stratum_queue_depth', help: 'Tasks waiting for a worker (whole cluster).', values: [{ value: await this.stores.queue.depth() }] },
+      { name: 'stratum_slices_running', help: 'Slices running in this process.', values: [{ value: this.runner?.activeCount ?? 0 }] },
+      { name: 'stratum_workers', help: 'Slicing worker threads of this process.', values: [{ value: this.runner ? this.config.workers : 0 }] },
+    ];
+  }
+
+  async ready(): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      await this.stores.metadata.ping();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** graceful: running slices get the grace period, then go back to the shared queue */
+  async close(graceMs = this.config.shutdownGraceS * 1000): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.sweeper?.stop();
+    await this.runner?.stop(graceMs);
+    await this.sweeper?.idle();
+    await this.stores.close();
+    this.blobs.close();
+  }
+}
