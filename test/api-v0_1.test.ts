@@ -41,6 +41,13 @@ describe('v0.1 over HTTP', () => {
     const task = await waitForStatus(t, 'ws', r.body.result.taskid, ['queued', 'started', 'running', 'finished']);
     assert.equal(task.settings.qualityPresetName, 'Sketch');
     assert.equal(task.settings.printerModel, 'Creality Ender 3');
+
+    // a configFile alone is the workspace to slice; the preset fields are then empty
+    const only = await v01('ProvideFile', { configFile: { FileName: 'custom.rvwj', WsConfigs: JSON.stringify(ws) }, supportType: 'n', printerModel: '', configPresetName: '' });
+    assert.equal(only.status, 200, only.text);
+    const custom = await call(t.url, `/v1/ws/tasks/${only.body.result.taskId}`, { key: t.key });
+    assert.deepEqual(custom.body.files.map((f: { type: string; fileName: string }) => [f.type, f.fileName]), [['WS', 'custom.rvwj']]);
+    assert.equal(custom.body.settings.printerModel, 'Creality Ender 3');
   });
 
   test('ProvideFile refusals carry the interface codes and keep no file', async () => {

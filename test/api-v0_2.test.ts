@@ -226,16 +226,18 @@ describe('v0.2 over HTTP', () => {
     if (early.status !== 200) assert.equal(early.body.error.errorCode, 'URE006');
   });
 
-  test('a configfile workspace is kept with the task as an EXTRA file', async () => {
+  test('a configfile workspace is kept with the task as an EXTRA file; the preset fields may then be empty', async () => {
     const up = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 10))), headers: { 'Content-Type': 'application/octet-stream' } });
-    const r = await v02('StartSlicingTask', {
-      fileName: 'cube.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'CR-10',
-      configPresetName: '', configFile: { FileName: 'setup.rvwj', WsConfigs: JSON.stringify({ Models: [] }) },
-    });
+    const body = { fileName: 'cube.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: '', configPresetName: '' };
+    const refused = await v02('StartSlicingTask', body);
+    assert.equal(refused.status, 400, 'without a configfile the printer is required');
+    const r = await v02('StartSlicingTask', { ...body, configFile: { FileName: 'setup.rvwj', WsConfigs: JSON.stringify({ Models: [] }) } });
     assert.equal(r.status, 200, r.text);
     const task = await call(t.url, `/v1/stl/tasks/${r.body.result.taskId}`, { key: t.key });
     assert.deepEqual(task.body.files.map((f: { type: string; fileName: string }) => [f.type, f.fileName]), [['STL', 'cube.stl'], ['EXTRA', 'setup.rvwj']]);
-    // CR-10 is a Creality printer and there is no Creality_PLA preset: the filament defaults to Generic_PLA
+    assert.equal(task.body.settings.printerModel, 'Creality Ender 3');
+    // a Creality printer, and there is no Creality_PLA preset: the filament is the resolver's Generic_PLA
     assert.equal(task.body.settings.filamentPresetName, undefined);
+    assert.equal(task.body.settings.qualityPresetName, undefined);
   });
 });

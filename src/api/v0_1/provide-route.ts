@@ -37,9 +37,9 @@ export async function provideRoute(app: FastifyInstance, opts: { core: ServiceCo
   app.post('/ProvideFile', { bodyLimit: core.files.uploadLimit, schema: legacyRoute(tag, 'Slice an inline workspace', RESULTS.start, { body: PROVIDE_BODY }) }, async (req) => {
     if (!isObject(req.body)) throw badRequest('the request body must be a JSON object');
     const f = fold(req.body);
-    const settings = legacySettings(f);
     const workspace = readInlineWorkspace(field(f, 'file'), 'file');
     const config = readInlineWorkspace(field(f, 'configfile'), 'configfile');
+    const settings = legacySettings(f, { withConfigFile: !!config });
     if (!workspace && !config) throw badRequest('file is required: {FileName: "*.rvwj", WsConfigs: the workspace}');
     const chosenId = text(f, 'taskid', 'uniqueid');
 

@@ -47,12 +47,12 @@ export async function startRoute(app: FastifyInstance, opts: { core: ServiceCore
     const fileId = requiredText(f, 'fileid');
     const fileName = text(f, 'filename');
     if (fileName !== undefined && !/\.stl$/i.test(fileName.trim())) throw badRequest(`filename '${fileName.slice(0, 80)}' must end in .stl`);
-    const input: StartTaskInput = { files: [{ fileId: fileId.trim() }], settings: legacySettings(f) };
+    const config = readInlineWorkspace(field(f, 'configfile'), 'configfile');
+    const input: StartTaskInput = { files: [{ fileId: fileId.trim() }], settings: legacySettings(f, { withConfigFile: !!config }) };
     const transform = parseLegacyTransform(f);
     if (transform) input.transform = transform;
     const chosenId = text(f, 'taskid', 'uniqueid');
     if (chosenId) input.taskId = chosenId.trim();
-    const config = readInlineWorkspace(field(f, 'configfile'), 'configfile');
     if (!config) return envelope(apiVersion, startResult((await core.tasks.start(req.accountId, 'stl', input)).id));
 
     const extra = await storeInlineWorkspace(core.files, req.accountId, config, 'EXTRA');
