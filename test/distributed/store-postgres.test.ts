@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openDistributedStores, type DistributedStores } from '../../src/store/distributed-stores.js';
+import { applyMigrations } from '../../src/store/postgres/migrate.js';
 import { contractTask, storeContract } from '../store-contract.js';
 import { startPgServer, type PgServer } from './pg-server.js';
 
@@ -50,6 +51,7 @@ describe('PostgreSQL stores (distributed only)', () => {
     assert.deepEqual(settled.filter((r) => r.status === 'rejected').map((r) => String(r.reason)), [], 'every process starts');
     const rows = (await s.pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows;
     assert.deepEqual(rows.map((r) => r.version), [1]);
+    assert.deepEqual(await applyMigrations(s.pool), [], 'an up-to-date schema is left alone');
   });
 
   test('only the lease holder finishes a task, once', async () => {
