@@ -149,7 +149,7 @@ function awkwardGcode(): Uint8Array {
     'G10', 'G11', 'g1 x1', 'G92 E0', 'G92 E-1.5', 'G92 X0', 'M106 S255', 'M106 S127.5', 'M106', 'M107', 'M1070', 'M104 S210',
     'M109 S215 T0', 'M140 S60', 'M190 S-1', 'M73 P5 R100', 'M73 P5', 'M73 Q5 R1', ';LAYER:-3', ';LAYER:12', ';LAYER:x',
     ';TYPE:WALL-OUTER', ';TYPE:Custom', ';TYPE:SUPPORT-INTERFACE', ';TIME_ELAPSED:12.345', ';TIME_ELAPSED:12.3456',
-    ';TIME_ELAPSED:-1', 'G1 X1\r', '; ünïcödé ✓', 'x'.repeat(5000), 'G1 X99999999999999999 Y1', 'G1 X-0', ';MESH:a.stl', ';MESH:a.stl',
+    ';TIME_ELAPSED:-1', 'G1 X1\r', '; ünïcödé ✓', 'x'.repeat(5000), 'G1 X99999999999999999 Y1', 'G1 X99999999999 E99999999.12345', 'G1 X999999999999 Y-999999999999', 'G1 X12345678901234 Y-12345678901234.5', 'G1 X-0', ';MESH:a.stl', ';MESH:a.stl',
   ];
   const body = utf8.encode(lines.join('\n'));
   const out = new Uint8Array(body.length + 4);

@@ -33,7 +33,8 @@ export function parseFixed(b: Uint8Array, start: number, end: number, decimals: 
     }
     if (fracDigits === 0 || fracDigits > decimals || b[i - 1] === ZERO) return NaN;
   }
-  if (i !== end || intDigits + fracDigits > 15) return NaN;
+  // 15 digits at the stored scale keep every value (and the difference of two) exact in a double
+  if (i !== end || intDigits + decimals > 15) return NaN;
   v *= POW10[decimals - fracDigits]!;
   if (negative) {
     if (v === 0) return NaN;
