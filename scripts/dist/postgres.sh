@@ -49,6 +49,7 @@ start() {
   local bindir dir port
   bindir="$(find_bindir)" || { install_postgres; bindir="$(find_bindir)"; } || { log "no initdb after install"; exit 1; }
   dir="${1:-$(mktemp -d "${TMPDIR:-/tmp}/stratum-pg-XXXXXX")}"
+  if [ -e "$dir/data" ]; then log "$dir/data exists: give start a new or empty folder"; exit 1; fi
   mkdir -p "$dir"
   if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
   echo "$bindir" >"$dir/bindir" # marks the folder as ours for `stop`
