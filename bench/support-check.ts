@@ -2,7 +2,8 @@
 // PrusaSlicer's: features by their ;TYPE: comments). The model is centred on the bed as the slicers
 // centre a lone STL (bounding-box centre at the bed centre, lowest point at z = 0, raised by --zoffset).
 //
-//   node dist/bench/support-check.js MODEL.stl OUT.gcode [--angle 50] [--xy 0.8] [--zgap 1] [--zoffset MM] [--json]
+//   node dist/bench/support-check.js MODEL.stl OUT.gcode [--angle 50] [--xy 0.8] [--zgap 1] [--zoffset MM] [--json] [--rows]
+//   (--rows: also a line for every layer with more than 0.5 mm² of unsupported overhang)
 //
 // Figures (every model layer):
 //   overhang_mm2     area of the layers' overhangs beyond the angle (the layer minus the layer below
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
   const xy = Math.round(arg('--xy', 0.8) * 1000);
   const zgap = arg('--zgap', 1);
   const zoffset = Math.round(arg('--zoffset', 0) * 1000);
+  const rows = process.argv.includes('--rows');
   await initGeometry();
   const { mesh } = parseModel(readFileSync(modelFile), modelFile);
   const { placed } = placeModels([{ name: 'm', mesh }], defaultSettings());
@@ -137,8 +139,10 @@ async function main(): Promise<void> {
         const lo = z - (zgap + 2) * heights[i] - 20;
         for (const sz of supportZs) if (sz < z - 20 && sz >= lo) lines.push(...supportByZ.get(sz)!);
         const cover = lines.length ? offsetOpen(lines, 1500, 'round', 'round', 50) : [];
+        const sa = cover.length ? areaOf(intersection(o, cover)) : 0;
         overhang += oa;
-        supported += cover.length ? areaOf(intersection(o, cover)) : 0;
+        supported += sa;
+        if (rows && oa - sa > 0.5e6) console.log(`layer ${i} z ${(z / 1000).toFixed(2)}: overhang ${(oa / 1e6).toFixed(1)} mm², unsupported ${((oa - sa) / 1e6).toFixed(1)} mm²`);
       }
     }
     // support on this layer: by z, between this model layer and the next (support may print at its own heights)

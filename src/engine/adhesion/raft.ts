@@ -10,6 +10,8 @@ import { gridFamily } from '../infill/scanline.js';
 import { solidLines } from '../infill/solid.js';
 import { joinZigzag } from '../support/zigzag.js';
 
+const CUSP_FILL_UM = 1000;
+
 /** Thickness of each raft layer, bottom first, µm: a 1.5× thick base, the others at the layer height. */
 export function raftHeights(s: SliceSettings): number[] {
   if (s.adhesionType !== 'raft' || s.raftLayers <= 0) return [];
@@ -21,8 +23,10 @@ export function raftHeights(s: SliceSettings): number[] {
 /** The raft's outline: what stands on it (the part's first layer and any support there), grown by the margin. */
 export function raftOutline(footprint: Paths, s: SliceSettings): Paths {
   if (footprint.length === 0) return [];
-  // round joins, then a simplify: the margin is a few millimetres, the arcs need no fine detail
-  return simplify(offset(union(footprint), Math.round(s.raftMargin * 1000), 'round', 2, 20), 20);
+  // round joins, then a simplify: the margin is a few millimetres, the arcs need no fine detail;
+  // growing 1 mm more and shrinking back fills the cusps where the grown outlines of two parts meet
+  const grown = offset(union(footprint), Math.round(s.raftMargin * 1000) + CUSP_FILL_UM, 'round', 2, 20);
+  return simplify(offset(grown, -CUSP_FILL_UM, 'round', 2, 20), 20);
 }
 
 /** The paths of raft layer `index` (0 = base) of `count`, filling `outline`. */

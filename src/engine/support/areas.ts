@@ -31,6 +31,9 @@ export interface SupportAreaParams {
 
 /** Vertex reduction of the carried areas, µm: unions over many layers would otherwise keep every step. */
 const SIMPLIFY_UM = 25;
+/** Vertex reduction of the outlines the support pass works on, µm (the XY distance is kept from the
+ * simplified outline plus this much, so from the exact one too). */
+const OUTLINE_SIMPLIFY_UM = 50;
 /** Gaps narrower than twice this (µm) between support pieces are filled. */
 const JOIN_UM = 500;
 /** Support pieces thinner than this (µm) after the cuts are dropped: no line fits in them. */
@@ -40,8 +43,11 @@ const MIN_WIDTH_UM = 200;
  * Support per layer (undefined where a layer has none). `outlines[i]` is the union of the printed
  * models' cross-sections on layer i (an empty array on raft layers), `heights[i]` its thickness, µm.
  */
-export function supportAreas(outlines: Paths[], heights: number[], p: SupportAreaParams, signal?: AbortSignal): Array<SupportLayer | undefined> {
-  const n = outlines.length;
+export function supportAreas(exact: Paths[], heights: number[], p: SupportAreaParams, signal?: AbortSignal): Array<SupportLayer | undefined> {
+  const n = exact.length;
+  // support needs no fine detail (the batch clips its lines against the exact outlines): fewer
+  // vertices make every offset and boolean below cheaper
+  const outlines = exact.map((o) => (o.length > 0 ? simplify(o, OUTLINE_SIMPLIFY_UM) : o));
   const tan = Math.tan((Math.min(89, Math.max(0, p.angleDeg)) * Math.PI) / 180);
   const zGap = Math.max(0, Math.round(p.zLayers));
   const areas: Array<Paths | undefined> = new Array(n);
@@ -67,8 +73,8 @@ export function supportAreas(outlines: Paths[], heights: number[], p: SupportAre
     carry = simplify(carry, SIMPLIFY_UM);
     if (carry.length === 0) continue;
     // small gaps between neighbouring pieces are closed: one column prints better than two slivers
-    let a = offset(offset(carry, JOIN_UM, 'round', 2, 25), -JOIN_UM, 'round', 2, 25);
-    if (outlines[j].length > 0) a = difference(a, offset(outlines[j], p.xyDistance, 'round', 2, 25));
+    let a = offset(offset(carry, JOIN_UM), -JOIN_UM);
+    if (outlines[j].length > 0) a = difference(a, offset(outlines[j], p.xyDistance + OUTLINE_SIMPLIFY_UM));
     // Z gaps: no support within zGap layers under the part, nor within zGap layers over it
     const gap: Paths = [];
     for (let k = 1; k <= zGap; k++) {
@@ -76,7 +82,6 @@ export function supportAreas(outlines: Paths[], heights: number[], p: SupportAre
       if (j - k >= 0) gap.push(...outlines[j - k]);
     }
     if (gap.length > 0 && a.length > 0) a = difference(a, gap);
-    a = dropThin(a);
     if (a.length > 0) areas[j] = a;
   }
   if (p.buildplateOnly) dropColumnsOnModel(areas, outlines, signal);
@@ -90,7 +95,7 @@ function dropColumnsOnModel(areas: Array<Paths | undefined>, outlines: Paths[], 
     if ((j & 7) === 0) throwIfAborted(signal);
     const a = areas[j];
     if (a && footprint.length > 0) {
-      const left = dropThin(difference(a, footprint));
+      const left = difference(a, footprint);
       areas[j] = left.length > 0 ? left : undefined;
     }
     if (outlines[j].length > 0) footprint = simplify(unionWith(footprint, outlines[j]), SIMPLIFY_UM);

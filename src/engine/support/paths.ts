@@ -35,7 +35,8 @@ export function supportPaths(layer: SupportLayer, part: Paths, p: SupportPathPar
   const body = [...rim.map((loop) => [...loop, loop[0], loop[1]]), ...fill(offset(rim, -w), p.pattern, p.density, w, SUPPORT_ANGLE)];
   const roofAngle = SUPPORT_ANGLE + 90 + (p.layerIndex % 2 === 0 ? 0 : 45);
   const roof = fill(offset(layer.interface, -w / 2), 'zigzag', p.interfaceDensity, w, roofAngle);
-  const keepOut = part.length > 0 ? offset(part, p.xyDistance, 'round', 2, 25) : [];
+  // miter joins reach a little farther than round ones at corners: the safe side
+  const keepOut = part.length > 0 ? offset(part, p.xyDistance) : [];
   const clip = (lines: Paths) => (keepOut.length > 0 ? clipLines(lines, keepOut, false) : lines);
   for (const points of clip(body)) if (points.length >= 4) out.push({ type: 'SUPPORT', points, closed: false, width: w, model: -1 });
   for (const points of clip(roof)) if (points.length >= 4) out.push({ type: 'SUPPORT-INTERFACE', points, closed: false, width: w, model: -1 });
