@@ -79,6 +79,8 @@ test('a sliced model round-trips byte for byte, and FCode is much smaller than i
   const { fcode, gcode } = await slices;
   assert.equal(fcode.format, 'FCODE');
   assert.equal(gcode.format, 'GCODE');
+  assert.ok(fcode.stats.timings.fcode! >= 0, 'the encoding time is reported with the stage timings');
+  assert.equal(gcode.stats.timings.fcode, undefined);
   assert.deepEqual([...fcode.output.subarray(0, 5)], [0x43, 0x49, 0x52, 0x00, 1]);
   const decoded = decodeFCode(fcode.output);
   assert.ok(Buffer.from(decoded.gcode).equals(Buffer.from(gcode.output)), 'decode(FCode) = the G-code of the same slice');

@@ -14,7 +14,10 @@ export interface FormattedOutput {
 /** Turns the finished G-code into the printer file `settings.outputFormat` names. */
 export function toOutputFormat(gcode: Uint8Array, settings: SliceSettings, stats: SliceStats): FormattedOutput {
   if (settings.outputFormat === 'FCODE') {
-    return { output: encodeFCode(gcode, metadataFromSlice(stats, settings)), format: 'FCODE' };
+    const t0 = performance.now();
+    const output = encodeFCode(gcode, metadataFromSlice(stats, settings));
+    stats.timings.fcode = performance.now() - t0;
+    return { output, format: 'FCODE' };
   }
   return { output: gcode, format: 'GCODE' };
 }
