@@ -7,6 +7,8 @@ import { runV02Flow } from '../clients/v0_2-client.js';
 import { placeModels } from '../src/engine/setup/place.js';
 import { formatInfo } from '../src/engine/output/index.js';
 import { resolveSettings } from '../src/profiles/index.js';
+import { legacyProgress } from '../src/service/legacy-task-views.js';
+import type { TaskRecord } from '../src/service/model.js';
 import { CUBE_STL, call, gcodeHeaderTotals, startTestServer, type TestServer } from './api-helpers.js';
 import { binaryStl, box, soup } from './mesh-fixtures.js';
 
@@ -161,6 +163,17 @@ describe('v0.2 over HTTP', () => {
     assert.deepEqual(next.body.result, { activated: 'true' });
   });
 
+  test('progress strings: two decimals rounded down, "1" only when finished, "-1" when failed or cancelled', () => {
+    const at = (status: TaskRecord['status'], progress: number) => legacyProgress({ status, progress } as TaskRecord);
+    assert.equal(at('queued', 0), '0');
+    assert.equal(at('running', 0.29), '0.29');
+    assert.equal(at('running', 0.427), '0.42');
+    assert.equal(at('running', 0.999), '0.99');
+    assert.equal(at('finished', 1), '1');
+    assert.equal(at('failed', 0.5), '-1');
+    assert.equal(at('cancelled', 0.2), '-1');
+  });
+
   test('scale applies before the rotation: 3 × 1 × 1, then 90° about Z, turns the long side along Y', () => {
     const m = box(0, 0, 0, 10, 20, 6);
     const mesh = { positions: new Float32Array(m.positions), indices: new Uint32Array(m.indices) };
@@ -184,6 +197,10 @@ describe('v0.2 over HTTP', () => {
     const unknown = await v02('GetPrintingInformation', { TaskID: '7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11' });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.errorCode, 'URE005');
+
+    const viaGet = await call(t.url, '/v0.2/GetProgress?taskId=7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11', { key: t.key });
+    assert.equal(viaGet.status, 404);
+    assert.equal(viaGet.body.error.errorCode, 'URE005');
 
     const noKey = await call(t.url, '/v0.2/GetActivationStatus', { method: 'POST' });
     assert.equal(noKey.status, 401);

@@ -9,7 +9,8 @@ import type { TaskInfo, TaskRecord } from './model.js';
 export function legacyProgress(task: TaskRecord): string {
   if (task.status === 'finished') return '1';
   if (task.status === 'failed' || task.status === 'cancelled') return '-1';
-  const p = Math.min(0.99, Math.max(0, Math.floor(task.progress * 100) / 100));
+  // the small epsilon keeps 0.29 from printing as 0.28 (0.29 × 100 = 28.999…)
+  const p = Math.min(0.99, Math.max(0, Math.floor(task.progress * 100 + 1e-9) / 100));
   return String(p);
 }
 

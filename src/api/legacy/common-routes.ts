@@ -1,13 +1,13 @@
 // The RPC calls v0.1 and v0.2 share: GetActivationStatus, GetProgress, GetPrintingInformation,
 // CancelSlicing and DownloadFile (GET, POST accepted; works once). Each is a thin reading of the
 // one task service; the download rule lives in service/legacy-download.ts.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { OneTimeDownloads } from '../../service/legacy-download.js';
 import { legacyProgress, printingInformation } from '../../service/legacy-task-views.js';
 import { contentDisposition } from '../v1/output-routes.js';
 import { envelope } from './envelope.js';
-import { RESULTS, TASK_ID_BODY, legacyRoute } from './schemas.js';
+import { RESULTS, TASK_ID_BODY, TASK_ID_QUERY, legacyRoute } from './schemas.js';
 import { taskIdOf } from './scope.js';
 
 // one per service core, shared by the versions, so a file fetched through v0.1 is gone for v0.2 too
@@ -33,17 +33,19 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
     handler: async () => envelope(apiVersion, { activated: (await core.ready()) ? 'true' : 'false' }),
   });
 
-  app.post('/GetProgress', { schema: legacyRoute(tag, 'Progress of a task', RESULTS.progress, { body: TASK_ID_BODY }) }, async (req) => {
+  // the two readings also answer GET with ?taskid= (the id in the query, as DownloadFile takes it)
+  const reading = (url: string, summary: string, result: Record<string, unknown>, handler: (req: FastifyRequest) => Promise<unknown>) => {
+    app.post(url, { schema: legacyRoute(tag, summary, result, { body: TASK_ID_BODY, querystring: TASK_ID_QUERY }) }, handler);
+    app.get(url, { schema: legacyRoute(tag, `${summary} (GET)`, result, { querystring: TASK_ID_QUERY }) }, handler);
+  };
+  reading('/GetProgress', 'Progress of a task', RESULTS.progress, async (req) => {
     const task = await tasks.get(req.accountId, taskIdOf(req));
     const result: Record<string, unknown> = { progress: legacyProgress(task), status: task.status };
     if (task.error) result.error = task.error;
     return envelope(apiVersion, result);
   });
-
-  app.post(
-    '/GetPrintingInformation',
-    { schema: legacyRoute(tag, 'Print time, filament length and weight of a finished task', RESULTS.information, { body: TASK_ID_BODY }) },
-    async (req) => envelope(apiVersion, printingInformation(await tasks.get(req.accountId, taskIdOf(req)))),
+  reading('/GetPrintingInformation', 'Print time, filament length and weight of a finished task', RESULTS.information, async (req) =>
+    envelope(apiVersion, printingInformation(await tasks.get(req.accountId, taskIdOf(req)))),
   );
 
   app.post('/CancelSlicing', { schema: legacyRoute(tag, 'Cancel a queued or running task', RESULTS.cancel, { body: TASK_ID_BODY }) }, async (req) => {
@@ -52,7 +54,7 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
   });
 
   const downloadSchema = legacyRoute(tag, 'Download the printer file of a finished task (once: the second call answers 404 URE006)', {}, {
-    querystring: { type: 'object', additionalProperties: true, properties: { taskid: { type: 'string', description: 'any casing: taskId' } } },
+    querystring: TASK_ID_QUERY,
   });
   (downloadSchema.response as Record<number, unknown>)[200] = {
     description: 'the G-code or FCode file; Content-Disposition names it',

@@ -61,6 +61,12 @@ export const TASK_ID_BODY = jsonBody({
   taskid: { type: 'string', description: 'the task id (any casing: taskId, TaskId; early clients: uniqueID)' },
 });
 
+export const TASK_ID_QUERY = {
+  type: 'object',
+  additionalProperties: true,
+  properties: { taskid: { type: 'string', description: 'the task id (any casing: taskId)' } },
+} as const;
+
 export function legacyRoute(tag: string, summary: string, result: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return {
     summary,
