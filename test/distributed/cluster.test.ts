@@ -1,6 +1,7 @@
 // The distributed mode end to end, with real processes: two API processes and two workers against
 // a throwaway PostgreSQL and an s3rver. 100 tasks through both APIs; a worker SIGKILLed mid-slice;
-// cancel and server-sent events across processes; an API process killed mid-upload.
+// a worker stopped gracefully mid-slice; cancel and server-sent events across processes; an API
+// process killed mid-upload.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -113,6 +114,20 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
     assert.equal(retried?.attempt, 2, 'the surviving worker ran it as the second attempt');
     assert.equal(await count('SELECT count(*) AS n FROM outputs WHERE task_id = $1', [taskId]), 1);
     // back to two workers for the tests that follow
+    workers = [other, await cluster.spawn('worker')];
+  });
+
+  test('a worker stopped with SIGTERM mid-slice hands its task back without spending an attempt', async () => {
+    const taskId = await startSlow(1);
+    const holder = await leaseHolder(taskId);
+    await waitForStatus(t(0), 'stl', taskId, ['running'], 30_000);
+    assert.equal(await holder.kill('SIGTERM'), 0, 'a graceful stop exits 0');
+    const other = workers.find((w) => w !== holder)!;
+    const done = await waitForStatus(t(0), 'stl', taskId, ['finished', 'failed'], 120_000);
+    assert.equal(done.status, 'finished', JSON.stringify(done.error));
+    const rerun = other.lines.find((l) => l.msg === 'slicing' && l.taskId === taskId);
+    assert.equal(rerun?.attempt, 1, 'the hand-back is not counted as an attempt');
+    assert.equal(await count('SELECT count(*) AS n FROM outputs WHERE task_id = $1', [taskId]), 1);
     workers = [other, await cluster.spawn('worker')];
   });
 
