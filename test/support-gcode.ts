@@ -3,7 +3,7 @@
 import { slice } from '../src/engine/pipeline.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import type { SliceSettings } from '../src/engine/settings.js';
-import type { SliceResult } from '../src/engine/types.js';
+import type { SliceOptions, SliceResult } from '../src/engine/types.js';
 import { merge, type TestMesh } from './mesh-fixtures.js';
 
 /** One extruding move: from (x0, y0) to (x1, y1) at height z, mm. */
@@ -16,10 +16,14 @@ export interface Extrusion {
   y1: number;
 }
 
-export async function sliceMeshes(meshes: TestMesh[], overrides: Partial<SliceSettings>): Promise<{ result: SliceResult; moves: Extrusion[]; text: string }> {
+export async function sliceMeshes(
+  meshes: TestMesh[],
+  overrides: Partial<SliceSettings>,
+  options: SliceOptions = {},
+): Promise<{ result: SliceResult; moves: Extrusion[]; text: string }> {
   const m = merge(...meshes);
   const mesh = { positions: Float32Array.from(m.positions), indices: Uint32Array.from(m.indices) };
-  const result = await slice([{ name: 'part', mesh }], defaultSettings(overrides));
+  const result = await slice([{ name: 'part', mesh }], defaultSettings(overrides), options);
   const text = new TextDecoder().decode(result.output);
   return { result, moves: extrusions(text), text };
 }

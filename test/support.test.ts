@@ -72,3 +72,12 @@ test('supportAreas: an overhang smaller than the minimum area gets no support; s
   const lean = Array.from({ length: 15 }, (_, i) => [sq(0, 0, 10000 + 200 * i)]);
   assert.ok(supportAreas(lean, lean.map(() => 200), params).every((l) => l === undefined));
 });
+
+test('the support pass reports progress before the layers, and the bar never goes back', async () => {
+  const seen: Array<[number, string]> = [];
+  await sliceMeshes(tShape(), { supportType: 'everywhere' }, { onProgress: (f, stage) => seen.push([f, stage]) });
+  const stages = seen.map(([, s]) => s);
+  assert.ok(stages.includes('support') && stages.indexOf('support') < stages.indexOf('layers'), stages.join(','));
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i][0] >= seen[i - 1][0], `progress ${seen[i - 1][0]} → ${seen[i][0]}`);
+  assert.equal(seen[seen.length - 1][0], 1);
+});

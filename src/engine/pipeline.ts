@@ -1,6 +1,7 @@
 // The slicing pipeline: models + settings → printer file. Pure: no I/O; progress and cancellation
-// come in through SliceOptions. Stages: place → layer heights → per layer batch (cross-sections →
-// walls → skins and infill → adhesion → plan) → G-code. Batches run on other threads when the caller
+// come in through SliceOptions. Stages: place → layer heights (raft layers first) → support pass
+// (whole-job support areas and the raft's outline, only when asked for) → per layer batch
+// (cross-sections → walls → skins and infill → adhesion, raft and support paths → plan) → G-code. Batches run on other threads when the caller
 // passes an executor (src/runner/layer-pool.ts), else here, one after the other.
 import type { ModelInput, SliceOptions, SliceResult, SliceStats } from './types.js';
 import { SliceError, throwIfAborted } from './types.js';
@@ -33,6 +34,8 @@ const MIN_LAYERS_FOR_THREADS = 300;
 const SERIAL_CHUNK_LAYERS = 32;
 /** Share of the progress bar the layer work takes; the rest is G-code output. */
 const LAYER_SHARE = 0.85;
+/** Share of the layer part of the bar the support pass takes when there is one. */
+const SUPPORT_SHARE = 0.1;
 
 export async function slice(models: ModelInput[], settings: SliceSettings, opts: PipelineOptions = {}): Promise<SliceResult> {
   const { signal } = opts;
@@ -63,7 +66,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   let prepass: Prepass | undefined;
   if (settings.supportType !== 'none' || raft.length > 0) {
     t0 = performance.now();
-    prepass = supportPrepass(batchModels, specs, settings, signal);
+    prepass = supportPrepass(batchModels, specs, settings, signal, (f) => opts.onProgress?.(LAYER_SHARE * SUPPORT_SHARE * f, 'support'));
     timings.support = performance.now() - t0;
   }
 
@@ -71,7 +74,8 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   let lastReported = -1;
   const onLayer = () => {
     layersDone++;
-    const f = (LAYER_SHARE * layersDone) / specs.length;
+    const before = prepass ? SUPPORT_SHARE : 0;
+    const f = LAYER_SHARE * (before + ((1 - before) * layersDone) / specs.length);
     if (f - lastReported >= 0.005) {
       lastReported = f;
       opts.onProgress?.(f, 'layers');

@@ -43,7 +43,13 @@ const MIN_WIDTH_UM = 200;
  * Support per layer (undefined where a layer has none). `outlines[i]` is the union of the printed
  * models' cross-sections on layer i (an empty array on raft layers), `heights[i]` its thickness, µm.
  */
-export function supportAreas(exact: Paths[], heights: number[], p: SupportAreaParams, signal?: AbortSignal): Array<SupportLayer | undefined> {
+export function supportAreas(
+  exact: Paths[],
+  heights: number[],
+  p: SupportAreaParams,
+  signal?: AbortSignal,
+  onProgress?: (f: number) => void,
+): Array<SupportLayer | undefined> {
   const n = exact.length;
   // support needs no fine detail (the batch clips its lines against the exact outlines): fewer
   // vertices make every offset and boolean below cheaper
@@ -55,6 +61,7 @@ export function supportAreas(exact: Paths[], heights: number[], p: SupportAreaPa
   let carry: Paths = [];
   for (let j = n - 2; j >= 0; j--) {
     if ((j & 3) === 0) throwIfAborted(signal);
+    if ((j & 15) === 0) onProgress?.((n - j) / n);
     const up = outlines[j + 1];
     if (up.length > 0) {
       const below = outlines[j];
@@ -84,6 +91,7 @@ export function supportAreas(exact: Paths[], heights: number[], p: SupportAreaPa
     if (gap.length > 0 && a.length > 0) a = difference(a, gap);
     if (a.length > 0) areas[j] = a;
   }
+  onProgress?.(1);
   if (p.buildplateOnly) dropColumnsOnModel(areas, outlines, signal);
   return splitInterface(areas, outlines, zGap, Math.max(0, Math.round(p.interfaceLayers)), signal);
 }

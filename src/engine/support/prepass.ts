@@ -23,7 +23,8 @@ export interface Prepass {
   raft?: Paths;
 }
 
-export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: SliceSettings, signal?: AbortSignal): Prepass {
+/** `onProgress` gets the share of the pass done, 0 … 1, now and then. */
+export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: SliceSettings, signal?: AbortSignal, onProgress?: (f: number) => void): Prepass {
   const first = specs.findIndex((l) => !l.raft);
   const support: Array<SupportLayer | undefined> = new Array(specs.length);
   if (first < 0) return { support };
@@ -34,6 +35,8 @@ export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: Sl
   const zs = modelSpecs.map((l) => l.sliceZ);
   const perModel = printed.map((m) => sliceMesh(m.positions, m.indices, zs));
   throwIfAborted(signal);
+  // cutting the layers takes about a fifth of the pass
+  onProgress?.(0.2);
   const outlines: Paths[] = zs.map((_, i) => {
     const all = perModel.flatMap((layers) => layers[i] ?? []);
     return printed.length > 1 && all.length > 0 ? union(all) : all;
@@ -52,6 +55,7 @@ export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: Sl
         buildplateOnly: s.supportType === 'buildplate',
       },
       signal,
+      (f) => onProgress?.(0.2 + 0.8 * f),
     );
     areas.forEach((a, i) => (support[first + i] = a));
   }
