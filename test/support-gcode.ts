@@ -1,9 +1,9 @@
 // Test helpers for the support and raft tests: slice small meshes and read the G-code back as
 // extrusion segments by feature type and layer height.
-import { slice } from '../src/engine/pipeline.js';
+import { slice, type PipelineOptions } from '../src/engine/pipeline.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import type { SliceSettings } from '../src/engine/settings.js';
-import type { SliceOptions, SliceResult } from '../src/engine/types.js';
+import type { SliceResult } from '../src/engine/types.js';
 import { merge, type TestMesh } from './mesh-fixtures.js';
 
 /** One extruding move: from (x0, y0) to (x1, y1) at height z, mm. */
@@ -19,7 +19,7 @@ export interface Extrusion {
 export async function sliceMeshes(
   meshes: TestMesh[],
   overrides: Partial<SliceSettings>,
-  options: SliceOptions = {},
+  options: PipelineOptions = {},
 ): Promise<{ result: SliceResult; moves: Extrusion[]; text: string }> {
   const m = merge(...meshes);
   const mesh = { positions: Float32Array.from(m.positions), indices: Uint32Array.from(m.indices) };

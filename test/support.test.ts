@@ -81,3 +81,24 @@ test('the support pass reports progress before the layers, and the bar never goe
   for (let i = 1; i < seen.length; i++) assert.ok(seen[i][0] >= seen[i - 1][0], `progress ${seen[i - 1][0]} → ${seen[i][0]}`);
   assert.equal(seen[seen.length - 1][0], 1);
 });
+
+test('support and raft reach the layer threads: the same support and raft as on the main thread', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  const pool = new LayerPool(2);
+  try {
+    // a T 62 mm tall (over 300 layers: the engine uses the executor), arms at 58 mm
+    const tall = () => [box(0, 0, 0, 10, 10, 58), box(-10, 0, 58, 20, 10, 62)];
+    const settings = { supportType: 'everywhere' as const, adhesionType: 'raft' as const };
+    const threaded = await sliceMeshes(tall(), settings, { executor: pool.executor });
+    const serial = await sliceMeshes(tall(), settings);
+    // undirected: where a layer starts may flip the direction a path is printed in
+    const key = (m: { type: string; z: number; x0: number; y0: number; x1: number; y1: number }) =>
+      `${m.type} ${m.z} ${[`${m.x0},${m.y0}`, `${m.x1},${m.y1}`].sort().join(' ')}`;
+    const pick = (ms: typeof serial.moves) => ms.filter((m) => m.type.startsWith('SUPPORT') || m.type === 'RAFT').map(key).sort();
+    const a = pick(threaded.moves);
+    assert.ok(a.filter((k) => k.startsWith('SUPPORT')).length > 100 && a.some((k) => k.startsWith('RAFT')));
+    assert.deepEqual(a, pick(serial.moves));
+  } finally {
+    pool.terminate();
+  }
+});
