@@ -173,13 +173,21 @@ test('any line survives: awkward G-code round-trips byte for byte, with or witho
   assert.equal(many.blocks, Math.ceil(many.lines / 3));
 });
 
-test('other decimals in the header: F with one decimal keeps Cura-style feedrates compact', () => {
+test('decimals in the header: chosen from the G-code (Cura-style F with one decimal stays compact) or given', () => {
   const g = utf8.encode('G1 F2571.4 X1.2345 Y2\nG1 X3 Y4 E0.1234567\n');
   const f = encodeFCode(g, {}, { decimals: { x: 4, f: 1, e: 6 } });
   const d = decodeFCode(f);
   assert.ok(Buffer.from(d.gcode).equals(Buffer.from(g)));
   assert.deepEqual(d.decimals, { x: 4, y: 3, z: 3, e: 6, f: 1 });
   assert.throws(() => encodeFCode(g, {}, { decimals: { x: 9 } }), RangeError);
+  // by default the decimals follow the G-code's moves (never fewer than Stratum's own)
+  const auto = decodeFCode(encodeFCode(g, {}));
+  assert.deepEqual(auto.decimals, { x: 4, y: 3, z: 3, e: 6, f: 1 });
+  assert.ok(Buffer.from(auto.gcode).equals(Buffer.from(g)));
+  const cura = utf8.encode(Array.from({ length: 200 }, (_, i) => `G1 F${1400 + i}.5 X${i}.25 Y${i % 7} E${i}.125`).join('\n'));
+  const curaAuto = encodeFCode(cura, {});
+  assert.equal(readFCodeHeader(curaAuto).decimals.f, 1);
+  assert.ok(curaAuto.length * 3 < encodeFCode(cura, {}, { decimals: { f: 0 } }).length, 'moves with F decimals are coded, not text');
 });
 
 function expectFCodeError(bytes: Uint8Array, code: string, message?: RegExp): FCodeError {

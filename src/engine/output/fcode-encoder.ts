@@ -11,7 +11,6 @@ import {
   AXIS_Y,
   AXIS_Z,
   BLOCK_HEADER_BYTES,
-  DEFAULT_DECIMALS,
   FCODE_MAGIC,
   FCODE_VERSION,
   FCodeError,
@@ -42,10 +41,11 @@ import {
 } from './fcode-format.js';
 import { writeMetadata, type FCodeMetadata } from './fcode-metadata.js';
 import { parseFixed } from './fcode-numbers.js';
+import { decimalsOf } from './fcode-decimals.js';
 import { EPredictor } from './fcode-predict.js';
 
 export interface EncodeOptions {
-  /** decimals kept per move axis (default X/Y/Z 3, E 5, F 0) */
+  /** decimals kept per move axis (default: what the G-code's first moves print, see fcode-decimals.ts) */
   decimals?: Partial<AxisDecimals>;
   /** lines per block (default 4096) */
   blockLines?: number;
@@ -287,7 +287,7 @@ function checkDecimals(d: AxisDecimals): void {
 
 /** The FCode file of a G-code text (bytes as written, any content). */
 export function encodeFCode(gcode: Uint8Array, meta: FCodeMetadata, opts: EncodeOptions = {}): Uint8Array {
-  const decimals: AxisDecimals = { ...DEFAULT_DECIMALS, ...opts.decimals };
+  const decimals: AxisDecimals = { ...decimalsOf(gcode), ...opts.decimals };
   checkDecimals(decimals);
   const blockLines = Math.max(1, Math.min(opts.blockLines ?? TARGET_BLOCK_LINES, 65536));
   const out = new ByteWriter(Math.max(1 << 16, gcode.length >>> 2));
