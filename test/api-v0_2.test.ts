@@ -70,9 +70,9 @@ describe('v0.2 over HTTP', () => {
   });
 
   test('position, scale 2 and a 90° rotation about X place the STL where the printed bounds say', async () => {
-    // a 10 × 20 × 6 mm box: ×2 → 20 × 40 × 12; 90° about X swaps Y and Z → 20 × 12 × 40;
-    // centre at the bed centre (110, 110) + (30, −20) → X 130…150, Y 84…96, top at Z 40
-    const stl = binaryStl(soup(box(0, 0, 0, 10, 20, 6)));
+    // a 5 × 10 × 3 mm box: ×2 → 10 × 20 × 6; 90° about X swaps Y and Z → 10 × 6 × 20;
+    // centre at the bed centre (110, 110) + (30, −20) → X 135…145, Y 87…93, top at Z 20
+    const stl = binaryStl(soup(box(0, 0, 0, 5, 10, 3)));
     const up = await call(t.url, '/v0.2/UploadFile?filename=brick.stl', {
       key: t.key,
       body: stl,
@@ -101,11 +101,11 @@ describe('v0.2 over HTTP', () => {
     const b = outerWallBounds(file.text);
     const close = (got: number, want: number, tol: number, what: string) => assert.ok(Math.abs(got - want) <= tol, `${what}: ${got} instead of ${want}`);
     // the outer wall's centre line runs half a line width (0.2 mm) inside the surface
-    close(b.min[0]!, 130, 0.3, 'min X');
-    close(b.max[0]!, 150, 0.3, 'max X');
-    close(b.min[1]!, 84, 0.3, 'min Y');
-    close(b.max[1]!, 96, 0.3, 'max Y');
-    close(b.max[2]!, 40, 0.25, 'top layer Z');
+    close(b.min[0]!, 135, 0.3, 'min X');
+    close(b.max[0]!, 145, 0.3, 'max X');
+    close(b.min[1]!, 87, 0.3, 'min Y');
+    close(b.max[1]!, 93, 0.3, 'max Y');
+    close(b.max[2]!, 20, 0.25, 'top layer Z');
   });
 
   test('IdeaWerk-Speed, the legacy FCode printer: the download is <model>.fcode and starts with the FCode magic', async () => {
@@ -241,6 +241,26 @@ describe('v0.2 over HTTP', () => {
     assert.equal(second.body.error.details.taskId, uniqueID);
     // the download raced the slice: unless it had already finished, it was refused with URE006
     if (early.status !== 200) assert.equal(early.body.error.errorCode, 'URE006');
+  });
+
+  test('preset fields: machinepresetname stands in for the quality or the printer, applicationpresetname is ignored', async () => {
+    const up = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 10))), headers: { 'Content-Type': 'application/octet-stream' } });
+    const fileId = up.body.result.fileId;
+    const settingsOf = async (body: Record<string, unknown>) => {
+      const r = await v02('StartSlicingTask', { fileName: 'cube.stl', fileId, supportType: 'b', ...body });
+      assert.equal(r.status, 200, r.text);
+      return (await call(t.url, `/v1/stl/tasks/${r.body.result.taskId}`, { key: t.key })).body.settings;
+    };
+    assert.deepEqual(await settingsOf({ printerModel: 'CR-10', machinePresetName: 'Highquality', applicationPresetName: 'Anything' }), {
+      printerModel: 'CR-10', supportType: 'b', qualityPresetName: 'Highquality',
+    });
+    // qualitypresetname wins over the deprecated configpresetname, which wins over machinepresetname
+    const both = await settingsOf({ printerModel: 'CR-10', qualityPresetName: 'Sketch', configPresetName: 'Highquality', machinePresetName: 'Recommended' });
+    assert.equal(both.qualityPresetName, 'Sketch');
+    assert.equal((await settingsOf({ printerModel: 'CR-10', configPresetName: 'Highquality', machinePresetName: 'Sketch' })).qualityPresetName, 'Highquality');
+    const byMachine = await settingsOf({ machinePresetName: 'Creality Ender 3', filamentPresetName: 'Createch_PLA' });
+    assert.equal(byMachine.printerModel, 'Creality Ender 3');
+    assert.equal(byMachine.filamentPresetName, 'Createch_PLA');
   });
 
   test('a configfile workspace is kept with the task as an EXTRA file; the preset fields may then be empty', async () => {
