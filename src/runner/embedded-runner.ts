@@ -30,6 +30,12 @@ export interface RunnerOptions {
   layerThreads?: number;
   /** the worker module (tests substitute their own); default ./slice-worker.js */
   workerFile?: string;
+  /**
+   * progress is saved (and published) when it moved this much, or after a second with any move;
+   * default 0.02. Distributed runtimes save less often: each save is a database write and a
+   * notification to every process.
+   */
+  progressStep?: number;
 }
 
 export interface RunnerDeps {
@@ -57,7 +63,7 @@ interface Running {
   done: Promise<void>;
 }
 
-/** Persist progress when it moved this much, or after PERSIST_MS with any move. */
+/** Persist progress when it moved this much (unless set otherwise), or after PERSIST_MS with any move. */
 const PERSIST_STEP = 0.02;
 const PERSIST_MS = 1000;
 const POLL_MS = 1000;
@@ -324,7 +330,7 @@ export class EmbeddedRunner {
     if (p <= entry.progress || entry.abortReason) return;
     entry.progress = p;
     const now = Date.now();
-    if (p - entry.persistedProgress < PERSIST_STEP && now - entry.persistedAt < PERSIST_MS) return;
+    if (p - entry.persistedProgress < (this.opts.progressStep ?? PERSIST_STEP) && now - entry.persistedAt < PERSIST_MS) return;
     entry.persistedProgress = p;
     entry.persistedAt = now;
     entry.persisting = entry.persisting

@@ -72,6 +72,8 @@ export class DistributedRuntime implements ServiceCore {
               workerMaxMemoryMb: config.workerMaxMemoryMb,
               workerNice: config.workerNice,
               layerThreads: layerThreadsFor(config),
+              // a save is an UPDATE and a NOTIFY heard by every process: 10 % steps, or once a second
+              progressStep: 0.1,
               ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
             },
           );
