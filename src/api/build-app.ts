@@ -71,7 +71,7 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
         title: 'Stratum',
         version: ENGINE_VERSION,
         description:
-          'Self-hosted cloud slicing service (Cloud Slicing Service Interface v1). Upload files, start a task, follow it, download the G-code or FCode.',
+          'Self-hosted cloud slicing service (Cloud Slicing Service Interface v1, and the earlier v0.3, v0.2 and v0.1). Upload files, start a task, follow it, download the G-code or FCode.',
       },
       components: {
         securitySchemes: {
@@ -86,6 +86,9 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
         { name: 'outputs', description: 'printer files' },
         { name: 'auth', description: 'OAuth2' },
         { name: 'operations', description: 'health and metrics' },
+        { name: 'v0.3', description: 'interface v0.3: task routes (uploads and downloads as v1)' },
+        { name: 'v0.2 (legacy)', description: 'interface v0.2: RPC calls in the legacy envelope (docs/api-legacy.md)' },
+        { name: 'v0.1 (legacy)', description: 'interface v0.1: RPC calls with the workspace inline' },
       ],
     },
     refResolver: {
