@@ -40,8 +40,8 @@ const JOIN_UM = 500;
 const MIN_WIDTH_UM = 200;
 
 /**
- * Support per layer (undefined where a layer has none). `outlines[i]` is the union of the printed
- * models' cross-sections on layer i (an empty array on raft layers), `heights[i]` its thickness, µm.
+ * Support per layer (undefined where a layer has none). `exact[i]` is the union of the printed
+ * models' cross-sections on model layer i (raft layers are not passed), `heights[i]` its thickness, µm.
  */
 export function supportAreas(
   exact: Paths[],
