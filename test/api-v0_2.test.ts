@@ -119,9 +119,14 @@ describe('v0.2 over HTTP', () => {
       progress = (await v02('GetProgress', { taskId })).body.result.progress;
     }
     assert.equal(progress, '1');
+    // a HEAD request names the file but does not use up the one download
+    const head = await call(t.url, `/v0.2/DownloadFile?taskId=${taskId}`, { key: t.key, method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-disposition'), 'attachment; filename=part.fcode');
     const file = await call(t.url, `/v0.2/DownloadFile?taskId=${taskId}`, { key: t.key });
     assert.equal(file.status, 200);
     assert.equal(file.headers.get('content-disposition'), 'attachment; filename=part.fcode');
+    assert.equal(Number(head.headers.get('content-length')), file.bytes.length);
     assert.deepEqual([...file.bytes.subarray(0, 4)], [0x43, 0x49, 0x52, 0]); // "CIR\0"
   });
 

@@ -67,14 +67,16 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
     handler: async (req, reply) => {
       const task = await tasks.get(req.accountId, taskIdOf(req));
       const { download, done } = await downloads(core).take(req.accountId, task);
-      const res = reply.raw;
-      res.once('finish', () => void done(true).catch((err) => req.log.error({ err }, 'legacy download: deleting the output failed')));
-      res.once('close', () => void done(false));
-      return reply
+      reply
         .header('content-type', 'application/octet-stream')
         .header('content-disposition', contentDisposition(download.output.outputName))
-        .header('content-length', download.size)
-        .send(download.stream);
+        .header('content-length', download.size);
+      // HEAD (fastify answers it with this handler, sending no body) does not use up the one download
+      const delivered = req.method !== 'HEAD';
+      const res = reply.raw;
+      res.once('finish', () => void done(delivered).catch((err) => req.log.error({ err }, 'legacy download: deleting the output failed')));
+      res.once('close', () => void done(false));
+      return reply.send(download.stream);
     },
   });
 }
