@@ -58,6 +58,16 @@ describe('v0.3 over HTTP', () => {
     assert.match(missing.body.message, /arrayDimensions/);
   });
 
+  test('an STL file named without its type on /ws/tasks makes an STL task', async () => {
+    const up = await upload(t, 'STL', 'cube.stl', readFileSync(CUBE_STL));
+    const start = await v03('/ws/tasks', { files: [{ fileId: up.body.fileId }], settings: STL_SETTINGS });
+    assert.equal(start.status, 200, start.text);
+    const stlTasks = await call(t.url, '/v1/stl/tasks', { key: t.key });
+    assert.ok(stlTasks.body.tasks.some((task: { taskId: string }) => task.taskId === start.body.taskId), 'listed with the STL tasks');
+    const wsTasks = await call(t.url, '/v1/ws/tasks', { key: t.key });
+    assert.ok(!wsTasks.body.tasks.some((task: { taskId: string }) => task.taskId === start.body.taskId), 'not listed with the workspace tasks');
+  });
+
   test('errors have v1 bodies', async () => {
     const r = await v03('/ws/tasks/7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11');
     assert.equal(r.status, 404);
