@@ -42,6 +42,12 @@ export interface LayerBatch {
   support?: Array<SupportLayer | undefined>;
   /** the raft's outline, µm, when the job has a raft (its layers are the specs marked `raft`) */
   raft?: Paths;
+  /**
+   * the cross-sections of every layer of the job's one model, when the support pass has cut them
+   * already (main thread only: copying them to a thread would cost more than cutting them again).
+   * The batch takes them over and lets them go layer by layer.
+   */
+  sections?: Array<Paths | undefined>;
 }
 
 export interface BatchResult {
@@ -80,7 +86,9 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   const lo = Math.max(0, b.from - s.bottomLayers);
   const hi = Math.min(b.specs.length, b.to + s.topLayers);
   const zs = b.specs.slice(lo, hi).map((l) => l.sliceZ);
-  const sections: Array<Array<Paths | undefined>> = b.models.map((m) => sliceMesh(m.positions, m.indices, zs));
+  const precut = b.models.length === 1 ? b.sections : undefined;
+  b.sections = undefined;
+  const sections: Array<Array<Paths | undefined>> = precut ? [precut.slice(lo, hi)] : b.models.map((m) => sliceMesh(m.positions, m.indices, zs));
   // modifiers in ascending priority (stable: equal priorities keep their order)
   const modifierOrder = b.models
     .map((m, i) => i)

@@ -103,7 +103,12 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   } else {
     // one batch (the cross-sections of all layers come from one sweep), its plans packed chunk by chunk
     const onChunk = (plans: LayerPlan[]) => packed.push(encodePlans(plans));
-    const r = runLayerBatch(batch(0, specs.length), onLayer, signal, { onChunk, chunkLayers: SERIAL_CHUNK_LAYERS });
+    const all = batch(0, specs.length);
+    if (prepass?.sections) {
+      all.sections = prepass.sections;
+      prepass.sections = undefined;
+    }
+    const r = runLayerBatch(all, onLayer, signal, { onChunk, chunkLayers: SERIAL_CHUNK_LAYERS });
     mergeTimings(timings, r.timings);
   }
   timings.layers = performance.now() - t0;

@@ -80,7 +80,7 @@ export function supportAreas(
     carry = simplify(carry, SIMPLIFY_UM);
     if (carry.length === 0) continue;
     // small gaps between neighbouring pieces are closed: one column prints better than two slivers
-    let a = offset(offset(carry, JOIN_UM), -JOIN_UM);
+    let a = carry.length > 1 ? offset(offset(carry, JOIN_UM), -JOIN_UM) : carry;
     if (outlines[j].length > 0) a = difference(a, offset(outlines[j], p.xyDistance + OUTLINE_SIMPLIFY_UM));
     // Z gaps: no support within zGap layers under the part, nor within zGap layers over it
     const gap: Paths = [];

@@ -21,6 +21,9 @@ export interface Prepass {
   support: Array<SupportLayer | undefined>;
   /** the raft's outline, when the job has a raft */
   raft?: Paths;
+  /** when the job is one printed model (no modifiers) and support cut every layer: its cross-section
+   *  per layer of `specs` ([] on raft layers), for a batch that would cut them again */
+  sections?: Paths[];
 }
 
 /** `onProgress` gets the share of the pass done, 0 … 1, now and then. */
@@ -60,6 +63,7 @@ export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: Sl
     areas.forEach((a, i) => (support[first + i] = a));
   }
   const out: Prepass = { support };
+  if (wantSupport && models.length === 1 && printed.length === 1) out.sections = specs.map((_, i) => (i < first ? [] : outlines[i - first]));
   if (first > 0) {
     const under = support[first];
     out.raft = raftOutline([...outlines[0], ...(under ? [...under.support, ...under.interface] : [])], s);
