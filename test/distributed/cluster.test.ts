@@ -3,6 +3,7 @@
 // a worker stopped gracefully mid-slice; cancel and server-sent events across processes; an API
 // process killed mid-upload.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -154,6 +155,50 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
       .map((b) => ({ event: /^event: (.*)$/m.exec(b)?.[1], task: JSON.parse(/^data: (.*)$/m.exec(b)![1]!) }));
     assert.equal(events.at(-1)!.task.status, 'finished');
     assert.ok(events.some((e) => e.task.status === 'started' || e.task.status === 'running'), 'saw the task in work');
+  });
+
+  test('a 256 MiB upload and its download stream through the API processes (peak memory grows far less)', async () => {
+    const total = 256 * 1024 * 1024;
+    /** peak resident memory of a process so far, MiB */
+    const peakRss = (p: StratumProcess) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'))![1]) / 1024;
+    const [upApi, downApi] = [apis[0]!, apis[1]!];
+    const upBefore = peakRss(upApi);
+    const chunk = new Uint8Array(1024 * 1024).fill(59); // ';' lines: a harmless G-code comment
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= total) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const up = await fetch(`${upApi.url}/v1/upload/STL/big.stl`, {
+      method: 'POST',
+      body,
+      headers: { 'Ocp-Apim-Subscription-Key': key, 'Content-Type': 'application/octet-stream' },
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(up.status, 200, await up.clone().text());
+    const { fileId } = (await up.json()) as { fileId: string };
+    const upGrowth = peakRss(upApi) - upBefore;
+    // the other API streams it back: recorded as an output (a huge G-code, as far as the API knows)
+    const outputId = randomUUID();
+    await db.query(
+      `INSERT INTO outputs (id, account_id, task_id, output_name, format, size, blob_key, created_at)
+       SELECT $1, account_id, $1, 'big.gcode', 'GCODE', size, blob_key, created_at FROM files WHERE id = $2`,
+      [outputId, fileId],
+    );
+    const downBefore = peakRss(downApi);
+    const res = await fetch(`${downApi.url}/v1/output/${outputId}/download`, { headers: { 'Ocp-Apim-Subscription-Key': key } });
+    assert.equal(res.status, 200);
+    let received = 0;
+    for await (const c of res.body as unknown as AsyncIterable<Uint8Array>) received += c.length;
+    const downGrowth = peakRss(downApi) - downBefore;
+    assert.equal(received, total);
+    console.log(`# 256 MiB through the APIs: peak memory +${upGrowth.toFixed(0)} MiB uploading, +${downGrowth.toFixed(0)} MiB downloading`);
+    assert.ok(upGrowth < 128, `uploading 256 MiB raised the API's peak memory by ${upGrowth.toFixed(0)} MiB`);
+    assert.ok(downGrowth < 128, `downloading 256 MiB raised the API's peak memory by ${downGrowth.toFixed(0)} MiB`);
+    assert.equal(await count('SELECT size AS n FROM files WHERE id = $1', [fileId]), total);
   });
 
   test('an API process killed mid-upload leaves no file record and no object', async () => {
