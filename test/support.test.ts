@@ -102,3 +102,22 @@ test('support and raft reach the layer threads: the same support and raft as on 
     pool.terminate();
   }
 });
+
+test('support patterns: lines run one way, grid crosses them, zigzag joins them into fewer, longer runs', async () => {
+  const layerOf = async (pattern: 'lines' | 'grid' | 'zigzag') => {
+    const { moves } = await sliceMeshes(tShape(), { supportType: 'everywhere', supportPattern: pattern });
+    return moves.filter((m) => m.type === 'SUPPORT' && Math.abs(m.z - 5) < 1e-6);
+  };
+  // runs: consecutive moves that continue where the last one ended (no travel between)
+  const runs = (ms: Awaited<ReturnType<typeof layerOf>>) => ms.filter((m, i) => i === 0 || m.x0 !== ms[i - 1].x1 || m.y0 !== ms[i - 1].y1).length;
+  const long = (ms: Awaited<ReturnType<typeof layerOf>>, axis: 'x' | 'y') =>
+    ms.filter((m) => (axis === 'x' ? Math.abs(m.x1 - m.x0) > 3 && m.y0 === m.y1 : Math.abs(m.y1 - m.y0) > 3 && m.x0 === m.x1)).length;
+  const lines = await layerOf('lines');
+  const grid = await layerOf('grid');
+  const zigzag = await layerOf('zigzag');
+  // the arms are 10 mm long in x and 10 mm deep in y: lines along x; the grid adds lines along y
+  // (the outline around each area has long sides both ways: compare with the lines' count)
+  assert.ok(long(lines, 'x') >= 4, `lines along x: ${long(lines, 'x')}`);
+  assert.ok(long(grid, 'y') > long(lines, 'y'), `grid lines along y: ${long(grid, 'y')} vs ${long(lines, 'y')}`);
+  assert.ok(runs(zigzag) < runs(lines), `zigzag runs ${runs(zigzag)} < lines runs ${runs(lines)}`);
+});
