@@ -2,13 +2,17 @@
 // placement (position, scale, rotation) checked on the printed G-code, and the legacy envelopes,
 // key casings and error codes.
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { runV02Flow } from '../clients/v0_2-client.js';
 import { placeModels } from '../src/engine/setup/place.js';
 import { formatInfo } from '../src/engine/output/index.js';
 import { resolveSettings } from '../src/profiles/index.js';
 import { legacyProgress } from '../src/service/legacy-task-views.js';
-import type { TaskRecord } from '../src/service/model.js';
+import { ApiError } from '../src/service/errors.js';
+import { OneTimeDownloads } from '../src/service/legacy-download.js';
+import type { OutputRecord, TaskRecord } from '../src/service/model.js';
+import type { OutputService } from '../src/service/output-service.js';
 import { CUBE_STL, call, gcodeHeaderTotals, startTestServer, type TestServer } from './api-helpers.js';
 import { binaryStl, box, soup } from './mesh-fixtures.js';
 
@@ -177,6 +181,31 @@ describe('v0.2 over HTTP', () => {
     assert.equal(at('finished', 1), '1');
     assert.equal(at('failed', 0.5), '-1');
     assert.equal(at('cancelled', 0.2), '-1');
+  });
+
+  test('the one-time download: a second take while one runs is refused, a broken-off one can be retried, a delivered one is gone', async () => {
+    const removed: string[] = [];
+    let stored = true;
+    const outputs = {
+      open: async (_account: string, outputId: string) => {
+        if (!stored) throw new ApiError('URE006', 'no output');
+        return { output: { id: outputId } as OutputRecord, stream: Readable.from([]), size: 0 };
+      },
+      remove: async (o: OutputRecord) => {
+        removed.push(o.id);
+        stored = false;
+      },
+    } as unknown as OutputService;
+    const task = { id: 't1', status: 'finished', output: { outputId: 'o1' } } as TaskRecord;
+    const downloads = new OneTimeDownloads(outputs);
+    const first = await downloads.take('a', task);
+    await assert.rejects(downloads.take('a', task), (e: ApiError) => e.code === 'URE006');
+    await first.done(false);
+    const retry = await downloads.take('a', task);
+    await retry.done(true);
+    assert.deepEqual(removed, ['o1']);
+    await assert.rejects(downloads.take('a', task), (e: ApiError) => e.code === 'URE006' && /downloaded already/.test(e.message));
+    await assert.rejects(downloads.take('a', { ...task, status: 'running', output: null }), (e: ApiError) => e.code === 'URE006' && /running/.test(e.message));
   });
 
   test('scale applies before the rotation: 3 × 1 × 1, then 90° about Z, turns the long side along Y', () => {
