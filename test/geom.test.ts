@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initGeometry, offset, islands, clipLines, union } from '../src/engine/geom/clipper.js';
+import { initGeometry, offset, islands, clipLines, union, simplify, readsResultsInPlace } from '../src/engine/geom/clipper.js';
 
 const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
 const area = (p: number[]) => {
@@ -42,4 +42,24 @@ test('union merges overlapping squares', async () => {
   const u = union([square(0, 0, 10000), square(5000, 0, 10000)]);
   assert.equal(u.length, 1);
   assert.equal(area(u[0]), 15000 * 10000);
+});
+
+test('results are read straight from WASM memory, and stay right when that memory grows', async () => {
+  await initGeometry();
+  assert.equal(readsResultsInPlace(), true, 'the PathsD layout check failed: results go through embind handles');
+  // 4000 separate squares of varying size, then one 200k-point polygon that makes the WASM heap grow
+  const squares = Array.from({ length: 4000 }, (_, i) => square((i % 80) * 3000, Math.floor(i / 80) * 3000, 1000 + (i % 7) * 100));
+  const shrunk = offset(squares, -100);
+  assert.equal(shrunk.length, 4000);
+  const expected = squares.reduce((a, _, i) => a + (800 + (i % 7) * 100) ** 2, 0);
+  assert.equal(shrunk.reduce((a, p) => a + area(p), 0), expected);
+  const n = 700_000; // 17 MB of points in WASM memory: more than its initial 16 MB
+  const zigzag: number[] = [];
+  for (let i = 0; i < n; i++) zigzag.push(i * 10, i % 2 === 0 ? 0 : 7);
+  zigzag.push(n * 10, 1_000_000, 0, 1_000_000);
+  const big = simplify([zigzag], 1, true);
+  assert.equal(big.length, 1);
+  assert.deepEqual(big[0].slice(-4), [n * 10, 1_000_000, 0, 1_000_000]);
+  // and a small result after the growth is still read from the right place
+  assert.deepEqual(offset([square(0, 0, 20000)], -200).map(area), [19600 * 19600]);
 });

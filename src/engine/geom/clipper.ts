@@ -14,6 +14,7 @@ export function initGeometry(): Promise<void> {
   if (!loading) {
     loading = factory().then((mod) => {
       M = mod;
+      rawLayout = checkRawLayout();
     });
   }
   return loading;
@@ -76,6 +77,7 @@ function toWasm(paths: Paths, minPoints = 1): C2.PathsD {
 }
 
 function fromWasm(paths: C2.PathsD, minPoints: number): Paths {
+  if (rawLayout === true) return fromWasmRaw(paths, minPoints);
   const out: Paths = [];
   const n = paths.size();
   for (let i = 0; i < n; i++) {
@@ -93,6 +95,71 @@ function fromWasm(paths: C2.PathsD, minPoints: number): Paths {
     pd.delete();
   }
   return out;
+}
+
+// Reading a result path by path through embind (`paths.get(i)`) copies each path into a new C++
+// object behind a new JS handle: on layers of many small paths that cost more than the clipping.
+// A PathsD is a std::vector<std::vector<PointD>> in WASM memory (libc++, 32-bit: begin/end/capacity
+// pointers; PointD = x, y as float64 and z as int64, 24 bytes), so the points can be read in place.
+// The layout is checked once against embind's own reading (rawLayout) and not relied on otherwise.
+let rawLayout: boolean | null = null;
+let heapBuffer: ArrayBufferLike | null = null;
+let heapU32: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
+let heapF64: Float64Array<ArrayBufferLike> = new Float64Array(0);
+
+function heapViews(): void {
+  const buffer = (mod() as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer;
+  // the views go stale (detached) when the WASM memory grows
+  if (buffer !== heapBuffer) {
+    heapBuffer = buffer;
+    heapU32 = new Uint32Array(buffer);
+    heapF64 = new Float64Array(buffer);
+  }
+}
+
+/** Whether results are read straight from WASM memory (the layout check passed); for tests. */
+export function readsResultsInPlace(): boolean {
+  return rawLayout === true;
+}
+
+/** The address of the C++ object behind an embind handle. */
+function addressOf(handle: object): number {
+  return (handle as { $$?: { ptr?: number } }).$$?.ptr ?? 0;
+}
+
+function fromWasmRaw(paths: C2.PathsD, minPoints: number): Paths {
+  heapViews();
+  const u32 = heapU32;
+  const f64 = heapF64;
+  const vec = addressOf(paths) >>> 2;
+  const out: Paths = [];
+  for (let q = u32[vec], end = u32[vec + 1]; q < end; q += 12) {
+    const begin = u32[q >>> 2];
+    const k = (u32[(q >>> 2) + 1] - begin) / 24;
+    if (k < minPoints) continue;
+    const p: Path = new Array(k * 2);
+    for (let a = 0, b = begin >>> 3; a < k; a++, b += 3) {
+      p[2 * a] = Math.round(f64[b]);
+      p[2 * a + 1] = Math.round(f64[b + 1]);
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+/** Decides once whether fromWasmRaw reads what embind reads, on paths of several lengths. */
+function checkRawLayout(): boolean {
+  const probe: Paths = [[1, 2, 3, 4, 5, 6], [], [-7, 8, 9, -10, 11, 12, 13, 14, 15, 16], [17, 18, 19, 20]];
+  const wasm = toWasm(probe, 1);
+  try {
+    if (addressOf(wasm) === 0) return false;
+    rawLayout = false;
+    return JSON.stringify(fromWasm(wasm, 1)) === JSON.stringify(fromWasmRaw(wasm, 1));
+  } catch {
+    return false;
+  } finally {
+    wasm.delete();
+  }
 }
 
 /**
