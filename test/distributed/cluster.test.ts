@@ -239,4 +239,14 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
     // ... and yet no file record and no object exist
     assert.equal(await listFiles(), objectsBefore);
   });
+
+  test('a process with both roles (serve --role all) serves and slices', async () => {
+    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
+    const both = await cluster.spawn('all');
+    const start = await call(both.url, '/v1/stl/tasks', { key, json: { files: files(1), settings: STL_SETTINGS } });
+    assert.equal(start.status, 200, start.text);
+    const done = await waitForStatus({ url: apis[0]!.url, key }, 'stl', start.body.taskId, ['finished', 'failed'], 120_000);
+    assert.equal(done.status, 'finished');
+    assert.ok(both.lines.some((l) => l.msg === 'slicing' && l.taskId === start.body.taskId), 'the all-role process sliced it');
+  });
 });
