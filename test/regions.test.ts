@@ -5,6 +5,8 @@ import { areaOf, bboxOf, pathLength } from '../src/engine/geom/path-math.js';
 import { computeWalls } from '../src/engine/regions/walls.js';
 import { commonArea, splitSkin } from '../src/engine/regions/skins.js';
 import { gapFillLines } from '../src/engine/regions/gap-fill.js';
+import { connectAlongEdge } from '../src/engine/regions/infill-connect.js';
+import { infillLines } from '../src/engine/infill/index.js';
 import { layerSpecs } from '../src/engine/setup/layer-heights.js';
 import { placeModels } from '../src/engine/setup/place.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
@@ -106,4 +108,51 @@ test('placement centres a model on the bed, drops it to z = 0 and rejects one to
     assert.match(e.message, /big\.stl.*outside the build volume/);
     return true;
   });
+});
+
+test('infill connectors run along the area edge, join the lines into one chain and anchor its ends', async () => {
+  await initGeometry();
+  const rect = (x0: number, y0: number, x1: number, y1: number) => [x0, y0, x1, y0, x1, y1, x0, y1];
+  // a 10 × 4 mm area and one 10 mm away: 20 % lines at 45°, 2 mm apart
+  const areaA = rect(0, 0, 10000, 4000);
+  const areaB = rect(20000, 0, 30000, 4000);
+  const area = [areaA, areaB];
+  const lines = infillLines(area, { pattern: 'lines', density: 20, lineWidth: W, angle: 45, layerIndex: 0, z: 200 });
+  assert.ok(lines.length >= 6, `${lines.length} lines`);
+  const p = { maxConnect: 4000, anchor: 1200, tolerance: 20 };
+  const chains = connectAlongEdge(lines, area, p);
+  assert.equal(chains.length, 2, 'one chain per area: no connector jumps between them');
+  const onEdge = (x: number, y: number) =>
+    area.some(([x0, y0, x1, , , y1]) => x >= x0 - 20 && x <= x1 + 20 && y >= y0 - 20 && y <= y1 + 20 && Math.min(x - x0, x1 - x, y - y0, y1 - y) <= 20);
+  let lineLen = 0;
+  for (const l of lines) lineLen += pathLength(l, false);
+  let added = 0;
+  for (const c of chains) {
+    for (let i = 0; i + 3 < c.length; i += 2) {
+      assert.ok(onEdge(c[i], c[i + 1]), `chain point ${c[i]},${c[i + 1]} lies on the edge`);
+      const dx = c[i + 2] - c[i], dy = c[i + 3] - c[i + 1];
+      const len = Math.hypot(dx, dy);
+      const deg = ((Math.atan2(dy, dx) * 180) / Math.PI + 360) % 180;
+      if (Math.abs(deg - 45) > 1) {
+        // not an infill line: a connector or an anchor piece, running along the edge
+        assert.ok(onEdge((c[i] + c[i + 2]) / 2, (c[i + 1] + c[i + 3]) / 2), 'connectors follow the edge');
+        assert.ok(len <= p.maxConnect + 1, `a piece along the edge of ${len.toFixed(0)} µm`);
+        added += len;
+      }
+    }
+    // the chain's two ends are anchored: its first and last pieces run along the edge, ≤ the anchor
+    const n = c.length;
+    for (const [ax, ay, bx, by] of [[c[0], c[1], c[2], c[3]], [c[n - 2], c[n - 1], c[n - 4], c[n - 3]]]) {
+      const deg = ((Math.atan2(by - ay, bx - ax) * 180) / Math.PI + 360) % 180;
+      assert.ok(Math.abs(deg - 45) > 1, 'an anchor at each free end');
+      assert.ok(Math.hypot(bx - ax, by - ay) <= p.anchor + 1);
+    }
+  }
+  // n lines in 2 chains: n − 2 connectors and 4 anchors at most
+  const most = (lines.length - chains.length) * p.maxConnect + 2 * chains.length * p.anchor;
+  assert.ok(added > 0 && added <= most, `connectors and anchors add ${added.toFixed(0)} µm (at most ${most}) to ${lineLen.toFixed(0)} µm of lines`);
+  // connectors longer than allowed are not made; the lines stay as they were (no anchors asked)
+  const loose = connectAlongEdge(lines, area, { maxConnect: 100, anchor: 0, tolerance: 20 });
+  assert.equal(loose.length, lines.length);
+  assert.deepEqual(loose.map((l) => pathLength(l, false)).reduce((a, b) => a + b, 0), lineLen);
 });

@@ -8,6 +8,7 @@ import { islands, offset } from '../geom/clipper.js';
 import { computeWalls } from './walls.js';
 import { commonArea, splitSkin } from './skins.js';
 import { splitBridges } from './bridges.js';
+import { connectAlongEdge } from './infill-connect.js';
 import { gapFillLines } from './gap-fill.js';
 import { reachEdge } from './line-ends.js';
 import { sortMonotonic } from './monotonic.js';
@@ -22,6 +23,12 @@ const SKIN_EXPAND_UM = 500;
  * the inset area would be lost: the inset stops this much short of half a line.
  */
 const BRIDGE_INSET_SLACK_UM = 10;
+/**
+ * Sparse infill lines are joined along the area's edge up to this many line spacings, and a free
+ * end is anchored along it up to ANCHOR spacings (see infill-connect.ts).
+ */
+const CONNECT_SPACINGS = 2;
+const ANCHOR_SPACINGS = 0.6;
 
 /** What pass 1 leaves for pass 2, per island. */
 export interface IslandWalls {
@@ -175,7 +182,17 @@ export function fillForLayer(
           layerIndex: g.index,
           z: g.z,
         });
-        for (const points of lines) {
+        // only where one region fills the island: along a border between densities a connector would
+        // add material neither side asked for
+        const joined =
+          regions.length === 1 && s.infillPattern !== 'concentric' && r.density < 100
+            ? connectAlongEdge(lines, r.area, {
+                maxConnect: (CONNECT_SPACINGS * wInfill * 100) / r.density,
+                anchor: (ANCHOR_SPACINGS * wInfill * 100) / r.density,
+                tolerance: 20,
+              })
+            : lines;
+        for (const points of joined) {
           const path: ExtrusionPath = { type: 'FILL', points, closed: false, width: wInfill, model: iw.model };
           if (regions.length > 1) path.densityRegion = k;
           infill.push(path);
