@@ -1,7 +1,7 @@
 // The G-code writer: golden header, flavours, E modes, templates, progress, trailer and bounds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeGcode, formatInfo, parseGcode, simulate, limitsFromSettings, durationDhms } from '../src/engine/output/index.js';
+import { writeGcode, formatInfo, parseGcode, simulate, limitsFromSettings, durationDhms, MoveBuffer } from '../src/engine/output/index.js';
 import { dec5, micronsToMm } from '../src/engine/output/number-format.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import type { LayerPlan, PlanOp } from '../src/engine/plan/types.js';
@@ -268,4 +268,31 @@ test('writing 200k extrusion moves', () => {
   assert.ok(text.length > 200_000 * 20);
   assert.equal(text.split('\n').filter((l) => /^G1 (F\d+ )?X[^;]* E/.test(l)).length, 200_000);
   assert.ok(stats.printTimeS > 0);
+});
+
+test('a simulation that consumes its move buffer gives the same times to the bit', () => {
+  const limits = limitsFromSettings(defaultSettings());
+  // a zigzag with travels, retracts, a zero-length move, a move without speed and a Z step
+  const fill = (b: MoveBuffer) => {
+    for (let i = 0; i < 500; i++) {
+      const k = i % 9;
+      if (k === 0) b.push(0, 0, 0, -5, 40);
+      else if (k === 1) b.push(12.5, -3.25, 0, 0, 150);
+      else if (k === 2) b.push(0, 0, 0, 0, 25);
+      else if (k === 3) b.push(3, 4, 0, 0.2, 0);
+      else if (k === 4) b.push(0, 0, 0.2, 0, 10);
+      else b.push(k % 2 ? 20 : -19.5, 0.4 * k, 0, 0.66516 * (k / 9), 25 + k);
+    }
+  };
+  const kept = new MoveBuffer(8);
+  fill(kept);
+  const consumed = new MoveBuffer(8);
+  fill(consumed);
+  const a = simulate(kept, limits);
+  const b = simulate(consumed, limits, { consume: true });
+  assert.equal(kept.dx[1], 12.5, 'without consume the buffer is left alone');
+  assert.equal(b.moveTimes.length, 500);
+  assert.deepEqual([...b.moveTimes], [...a.moveTimes]);
+  assert.equal(b.totalS, a.totalS);
+  assert.ok(a.totalS > 0 && a.moveTimes[2] === 0 && a.moveTimes[3] === 0);
 });

@@ -48,6 +48,6 @@ export function estimateLayerTimes(plans: readonly LayerPlan[], settings: SliceS
     starts.push(moves.length);
     emitter.emitLayer(plan, i);
   });
-  const sim = simulate(moves, limitsFromSettings(settings));
+  const sim = simulate(moves, limitsFromSettings(settings), { consume: true });
   return sumByGroup(sim.moveTimes, starts, moves.length);
 }

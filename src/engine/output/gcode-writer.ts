@@ -185,7 +185,7 @@ function emitAndTime(
     },
   });
 
-  const sim = simulate(moves, limitsFromSettings(settings));
+  const sim = simulate(moves, limitsFromSettings(settings), { consume: true });
   const startTime = sumRange(sim.moveTimes, 0, startMoves) + start.dwellS;
   const layerTimesS = sumByGroup(sim.moveTimes, layerStarts, endMoves);
   const endTime = sumRange(sim.moveTimes, endMoves, moves.length) + end.dwellS;

@@ -14,13 +14,23 @@ export interface SimResult {
   moveTimes: Float64Array;
 }
 
-export function simulate(input: MoveBuffer | readonly MoveInput[], limits: MachineLimits): SimResult {
+export interface SimulateOptions {
+  /**
+   * The simulation may overwrite the buffer's columns with its own working arrays (the buffer is
+   * garbage afterwards). Halves the memory of a big print's estimate: each move's columns are read
+   * once, in the first pass, before its working values are written in their place.
+   */
+  consume?: boolean;
+}
+
+export function simulate(input: MoveBuffer | readonly MoveInput[], limits: MachineLimits, opts: SimulateOptions = {}): SimResult {
   const moves = input instanceof MoveBuffer ? input : MoveBuffer.from(input);
   const n = moves.length;
-  const dist = new Float64Array(n);
-  const nominal = new Float64Array(n);
-  const accel = new Float64Array(n);
-  const entry = new Float64Array(n); // first the highest allowed entry speed, then the planned one
+  const reuse = opts.consume === true || !(input instanceof MoveBuffer);
+  const dist = reuse ? moves.dx : new Float64Array(n);
+  const nominal = reuse ? moves.dy : new Float64Array(n);
+  const accel = reuse ? moves.dz : new Float64Array(n);
+  const entry = reuse ? moves.de : new Float64Array(n); // first the highest allowed entry speed, then the planned one
   const useDeviation = limits.junctionDeviation > 0;
   const deviation = limits.junctionDeviation;
   const [fX, fY, fZ, fE] = limits.maxFeedrate;
@@ -43,7 +53,10 @@ export function simulate(input: MoveBuffer | readonly MoveInput[], limits: Machi
     const feed = mfeed[i]!;
     const xyz = Math.sqrt(dx * dx + dy * dy + dz * dz);
     const len = xyz > 0 ? xyz : Math.abs(de);
-    if (len === 0 || !(feed > 0)) continue; // goes nowhere (or has no speed): takes no time
+    if (len === 0 || !(feed > 0)) {
+      dist[i] = 0; // goes nowhere (or has no speed): takes no time
+      continue;
+    }
     const inv = 1 / len;
     const cx = Math.abs(dx) * inv, cy = Math.abs(dy) * inv, cz = Math.abs(dz) * inv, ce = Math.abs(de) * inv;
 
@@ -116,12 +129,16 @@ export function simulate(input: MoveBuffer | readonly MoveInput[], limits: Machi
     reach = Math.sqrt(entry[i]! * entry[i]! + 2 * accel[i]! * len);
   }
 
-  const moveTimes = new Float64Array(n);
+  // the feed column is no longer read: it takes the times (every entry written, zeros included)
+  const moveTimes = reuse ? moves.feed.subarray(0, n) : new Float64Array(n);
   let total = 0;
   let exit = lastRest;
   for (let i = n - 1; i >= 0; i--) {
     const len = dist[i]!;
-    if (len === 0) continue;
+    if (len === 0) {
+      moveTimes[i] = 0;
+      continue;
+    }
     const t = trapezoidTime(len, entry[i]!, nominal[i]!, Math.min(exit, nominal[i]!), accel[i]!);
     moveTimes[i] = t;
     total += t;
