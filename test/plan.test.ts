@@ -421,3 +421,22 @@ test('planLayers equals planLayer chained through each end position', () => {
     pos = r.end;
   });
 });
+
+test('bridge lines: their own feature op after the plain skin, bridge fan around them, the mark survives packing', async () => {
+  const { encodePlans, decodePlans } = await import('../src/engine/plan/codec.js');
+  const s = settings({ bridgeFan: 40, bridgeSpeed: 12 });
+  const skin = [line('SKIN', [1000, 1000, 9000, 1000]), line('SKIN', [1000, 1400, 9000, 1400])];
+  const bridge: ExtrusionPath[] = [1800, 2200, 2600].map((y) => ({ ...line('SKIN', [1000, y, 9000, y]), bridge: true, speed: 12, flow: 0.9 }));
+  const layer = layerOf(5, [squareIsland(0, 0, 10000, { skin: [...skin, ...bridge] })]);
+  const { plan } = planLayer(layer, s, ['m'], { x: 0, y: 0 }, 10);
+  const marks = plan.ops.filter((o) => o.op === 'feature' || o.op === 'fan').map((o) => (o.op === 'fan' ? `fan ${o.percent}` : `${o.type}${o.bridge ? ' bridge' : ''}`));
+  assert.deepEqual(marks.slice(-4), ['SKIN', 'SKIN bridge', 'fan 40', 'fan 100']);
+  // every extrusion between the bridge mark and the fan's return is a bridge line at the bridge speed
+  const from = plan.ops.findIndex((o) => o.op === 'feature' && o.bridge);
+  const to = plan.ops.findIndex((o, i) => i > from && o.op === 'fan' && o.percent === 100);
+  const inBridge = plan.ops.slice(from, to).filter((o) => o.op === 'extrude');
+  assert.equal(inBridge.length, 3);
+  assert.ok(inBridge.every((o) => o.op === 'extrude' && o.speed === 12));
+  const decoded = decodePlans(encodePlans([plan]))[0];
+  assert.deepEqual(decoded.ops.filter((o) => o.op === 'feature'), plan.ops.filter((o) => o.op === 'feature'));
+});
