@@ -36,3 +36,12 @@ test('raft with support: the support stands on the raft, and the raft covers its
   const sx = sup.flatMap((m) => [m.x0, m.x1]);
   assert.ok(Math.min(...rx) < Math.min(...sx) - 2.5 && Math.max(...rx) > Math.max(...sx) + 2.5, 'the raft reaches past the support');
 });
+
+test('a one-layer raft is solid: its lines lie one bead width apart', async () => {
+  const { moves } = await sliceMeshes([box(0, 0, 0, 10, 10, 2)], { adhesionType: 'raft', raftLayers: 1 });
+  const raft = moves.filter((m) => m.type === 'RAFT' && m.y0 === m.y1 && Math.abs(m.x1 - m.x0) > 5);
+  const ys = [...new Set(raft.map((m) => m.y0))].sort((a, b) => a - b);
+  assert.ok(ys.length > 10, `${ys.length} raft lines`);
+  // twice the line width (the base layer's wide beads), no wider gaps between them
+  for (let i = 1; i < ys.length; i++) assert.ok(ys[i] - ys[i - 1] <= 0.8 + 0.01, `gap ${(ys[i] - ys[i - 1]).toFixed(3)} mm`);
+});

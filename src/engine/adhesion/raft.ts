@@ -33,24 +33,20 @@ export function raftOutline(footprint: Paths, s: SliceSettings): Paths {
 export function raftLayerPaths(outline: Paths, index: number, count: number, s: SliceSettings): ExtrusionPath[] {
   if (outline.length === 0) return [];
   const w = Math.round(s.lineWidth * 1000);
-  const top = index === count - 1 && count > 1;
+  // a one-layer raft is its own top: solid, so the part has a surface to sit on
+  const top = index === count - 1;
   const base = index === 0;
   // base: beads twice as wide, 50 % covered; middle layers: 60 %, crossing the layer below; top: solid
   const width = base ? 2 * w : w;
   const area = offset(outline, -width / 2);
   if (area.length === 0) return [];
   const angle = base ? 0 : 45 + (index % 2) * 90;
-  let lines: Paths;
-  if (top) {
-    lines = solidLines(area, width, angle);
-  } else {
-    const spacing = base ? 2 * width : width / 0.6;
-    lines = [];
-    gridFamily(area, axesOf(angle), spacing, 0, width / 2, lines);
-  }
+  const spacing = top ? width : base ? 2 * width : width / 0.6;
+  const lines: Paths = [];
+  if (top) lines.push(...solidLines(area, width, angle));
+  else gridFamily(area, axesOf(angle), spacing, 0, width / 2, lines);
   // one perimeter around each layer holds the line ends together
   const out: ExtrusionPath[] = area.map((points) => ({ type: 'RAFT', points, closed: true, width, model: -1 }));
-  const spacingOf = top ? width : base ? 2 * width : width / 0.6;
-  for (const points of joinZigzag(lines, offset(area, width / 4), 3 * spacingOf)) out.push({ type: 'RAFT', points, closed: false, width, model: -1 });
+  for (const points of joinZigzag(lines, offset(area, width / 4), 3 * spacing)) out.push({ type: 'RAFT', points, closed: false, width, model: -1 });
   return out;
 }
