@@ -350,7 +350,10 @@ export class EmbeddedRunner {
     for (const entry of this.running.values()) {
       if (entry.abortReason) continue;
       const held = await this.deps.queue.heartbeat(entry.taskId, this.owner, this.opts.leaseMs);
-      if (!held) this.abort(entry.taskId, 'lease-lost');
+      if (held) continue;
+      // a cancel removes the job: seen here even when its event did not arrive (another process's bus)
+      const task = await this.deps.store.getTask(entry.taskId);
+      this.abort(entry.taskId, task?.status === 'cancelled' ? 'cancelled' : 'lease-lost');
     }
   }
 

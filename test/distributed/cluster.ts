@@ -48,7 +48,10 @@ export class StratumProcess {
       const found = this.lines.find(match);
       if (found) return found;
       if (this.child.exitCode !== null) throw new Error(`${this.role} process exited (${this.child.exitCode}) while waiting`);
-      if (Date.now() > end) throw new Error(`${this.role} process: timed out waiting for a log line`);
+      if (Date.now() > end) {
+        const last = this.lines.slice(-8).map((l) => JSON.stringify(l)).join('\n');
+        throw new Error(`${this.role} process ${this.pid}: timed out waiting for a log line; its last lines:\n${last}`);
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
   }
