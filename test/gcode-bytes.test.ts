@@ -1,7 +1,7 @@
 // The lean output path: byte assembly, packed plans read one layer at a time, chunked planning.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ByteParts, utf8Length } from '../src/engine/output/byte-parts.js';
+import { ByteChunks } from '../src/engine/output/byte-chunks.js';
 import { writeGcode, writeGcodeBytes } from '../src/engine/output/gcode-writer.js';
 import { encodePlans, packedPlanSource, decodePlans } from '../src/engine/plan/codec.js';
 import { runLayerBatch, type LayerBatch } from '../src/engine/batch.js';
@@ -28,20 +28,24 @@ function layer(i: number, extrudes = true): LayerPlan {
   };
 }
 
-test('utf8Length counts UTF-8 bytes as TextEncoder writes them', () => {
+test('ByteChunks.join matches string join and UTF-8 encoding, across chunk boundaries', () => {
   const enc = new TextEncoder();
-  for (const t of ['', 'G1 X1', 'µm', '✓ ok', '😀 x', 'lone \ud800 high', 'lone \udc00 low', 'end \ud83d']) {
-    assert.equal(utf8Length(t), enc.encode(t).length, JSON.stringify(t));
-  }
-});
-
-test('ByteParts.join matches string join and UTF-8 encoding', () => {
-  const p = new ByteParts();
-  const enc = new TextEncoder();
+  const p = new ByteChunks();
   p.push('a', '', 'ß');
-  p.push(enc.encode('mid'), { length: 5, write: (into) => into.set(enc.encode('later')) }, 'end', '');
-  assert.deepEqual(p.join(), enc.encode(['a', '', 'ß', 'mid', 'later', 'end', ''].join('\n')));
-  assert.equal(new ByteParts().join().length, 0);
+  p.pushAll(['mid', '✓ ok', '😀 x', 'lone \ud800 high']);
+  p.push('end', '');
+  assert.deepEqual(p.join(), enc.encode(['a', '', 'ß', 'mid', '✓ ok', '😀 x', 'lone \ud800 high', 'end', ''].join('\n')));
+  assert.equal(new ByteChunks().join().length, 0);
+  // 1.5 MB of lines, a 600 kB line of three-byte characters and one of two-byte ones: several chunks
+  const lines: string[] = [];
+  for (let i = 0; i < 60000; i++) lines.push(`G1 X${i}.125 Y${i % 977}.5 E${(i * 0.033).toFixed(5)}`);
+  lines.push('✓'.repeat(200000), 'µ'.repeat(100000), '', 'G1 X1');
+  const big = new ByteChunks();
+  big.push('head');
+  big.pushAll(lines);
+  const expected = enc.encode(['head', ...lines].join('\n'));
+  assert.equal(big.length, expected.length);
+  assert.deepEqual(big.join(), expected);
 });
 
 test('packed plans read one layer at a time give the same file; empty top layers are dropped', () => {

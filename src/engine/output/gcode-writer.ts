@@ -1,6 +1,6 @@
-// Plans → G-code text with the final totals in the header. One walk over the plan builds each
-// layer's text and the machine moves together; the moves (start G-code, layers, end G-code) are then
-// simulated for the print time, and the file is assembled: header, preamble, layers with M73
+// Plans → G-code text with the final totals in the header. A first walk over the plan makes the
+// machine moves (start G-code, layers, end G-code), which are simulated for the print time; a second
+// walk makes the same layers' text as the file is assembled: header, preamble, layers with M73
 // progress and elapsed time, end G-code, PrusaSlicer-style trailer.
 import type { LayerPlan } from '../plan/types.js';
 import type { SliceSettings } from '../settings.js';
@@ -16,7 +16,7 @@ import { parseGcode } from './parse-gcode.js';
 import { simulate } from './simulate.js';
 import { fillTemplate, templateSetsTemperatures, templateValues } from './template.js';
 import { trailerLines } from './trailer.js';
-import { ByteParts, utf8Length, writeUtf8 } from './byte-parts.js';
+import { ByteChunks } from './byte-chunks.js';
 import { planSourceOf, type PlanSource } from './plan-source.js';
 
 export interface GcodeMeta {
@@ -56,9 +56,9 @@ export function writeGcode(plans: readonly LayerPlan[] | PlanSource, settings: S
 }
 
 /**
- * The file as bytes. Layers are read one at a time, twice: pass 1 makes the moves for the time
- * estimate and measures each layer's text; pass 2, once the times are known, makes the text again
- * straight into the file. So no layer text is held while the moves are simulated.
+ * The file as bytes. Layers are read one at a time, twice: pass 1 makes only the moves for the time
+ * estimate (no text); pass 2, once the times are known, makes each layer's text and encodes it
+ * straight into the file's chunks. So no layer text is held while the moves are simulated.
  */
 export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settings: SliceSettings, meta: GcodeMeta): WrittenGcodeBytes {
   const plans: PlanSource = Array.isArray(input) ? planSourceOf(input) : (input as PlanSource);
@@ -69,7 +69,7 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   const endGcode = fillTemplate(settings.endGcode, values);
   const objectNames = klipperObjectNames(meta.modelNames);
 
-  const { bodyLengths, layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos } = emitAndTime(
+  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos } = emitAndTime(
     plans, settings, meta, rules, objectNames, startGcode, endGcode,
   );
 
@@ -90,7 +90,7 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS };
 
   // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
-  const out = new ByteParts();
+  const out = new ByteChunks();
   out.push(...headerLines(rules, settings, stats, meta.generator));
   out.push('');
   if (rules.klipper) out.push(...objectDefinitions(emitted.modelBounds, objectNames));
@@ -100,7 +100,7 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   out.push(settings.relativeExtrusion ? 'M83 ;relative extrusion mode' : 'M82 ;absolute extrusion mode', 'G92 E0');
   if (rules.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${layerCount}`);
   out.push(`;LAYER_COUNT:${layerCount}`);
-  // pass 2: the same walk again, its text written where the file has room for it
+  // pass 2: the same walk again, now with its text, written into the file as it is made
   const emitter = new LayerEmitter({
     settings,
     rules,
@@ -110,18 +110,13 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
     text: true,
     start: startPos,
   });
-  let next = 0;
-  const emitUpTo = (i: number, into: Uint8Array): void => {
-    // layers without text have no part of their own but still take the emitter along
-    for (; next < i; next++) writeUtf8(emitter.emitLayer(plans.get(next), next).join('\n'), new Uint8Array(0));
-    writeUtf8(emitter.emitLayer(plans.get(i), i).join('\n'), into);
-    plans.done?.(i);
-    next = i + 1;
-  };
   let elapsed = startTime;
   for (let i = 0; i < layerCount; i++) {
     out.push(`;LAYER:${layerIndices[i]}`, progressLine(elapsed, printTimeS));
-    if (bodyLengths[i]! > 0) out.push({ length: bodyLengths[i]!, write: (into) => emitUpTo(i, into) });
+    const body = emitter.emitLayer(plans.get(i), i);
+    plans.done?.(i);
+    // a layer whose text is empty has no part (no blank line) of its own
+    if (body.length > 1 || (body.length === 1 && body[0] !== '')) out.pushAll(body);
     elapsed += layerTimesS[i]!;
     out.push(`;TIME_ELAPSED:${mm3(elapsed)}`);
   }
@@ -160,17 +155,17 @@ function emitAndTime(
     modelNames: meta.modelNames,
     objectNames,
     moves,
-    text: true,
+    // the text is made once, in pass 2: the machine state and moves do not depend on it
+    text: false,
     start: startPos,
   });
   const layerStarts: number[] = [];
   const layerIndices: number[] = [];
-  const bodyLengths: number[] = [];
   for (let i = 0; i < layerCount; i++) {
     const plan = plans.get(i);
     layerStarts.push(moves.length);
     layerIndices.push(plan.index);
-    bodyLengths.push(utf8Length(emitter.emitLayer(plan, i).join('\n')));
+    emitter.emitLayer(plan, i);
   }
   const endMoves = moves.length;
   const end = parseGcode(endGcode, {
@@ -193,7 +188,7 @@ function emitAndTime(
   const printTimeS = startTime + layersTime + endTime;
 
   const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds };
-  return { bodyLengths, layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos };
+  return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos };
 }
 
 function sumRange(times: Float64Array, from: number, to: number): number {

@@ -1,0 +1,57 @@
+// Lines of text encoded as UTF-8 straight into fixed-size chunks as they are made, then joined into
+// one exactly sized Uint8Array. The writer makes each layer's text once, in order, without knowing
+// the file's length beforehand. Lines go in one by one, so a chunk's unused tail stays small.
+const encoder = new TextEncoder();
+const CHUNK = 256 * 1024;
+
+/** Parts of a file joined with '\n', like `string[].join('\n')` but into bytes. */
+export class ByteChunks {
+  private readonly full: Uint8Array[] = [];
+  private chunk = new Uint8Array(0);
+  private used = 0;
+  private parts = 0;
+
+  push(...items: string[]): void {
+    this.pushAll(items);
+  }
+
+  /** Each item a part of its own (no spread: a layer has thousands of lines). */
+  pushAll(items: readonly string[]): void {
+    for (const s of items) {
+      if (this.parts++ > 0) this.put('\n');
+      this.put(s);
+    }
+  }
+
+  /** Total bytes so far. */
+  get length(): number {
+    let n = this.used;
+    for (const c of this.full) n += c.length;
+    return n;
+  }
+
+  private put(s: string): void {
+    // a UTF-16 unit takes at most 3 bytes
+    if (this.chunk.length - this.used < s.length * 3) {
+      if (this.used > 0) this.full.push(this.chunk.subarray(0, this.used));
+      this.chunk = new Uint8Array(Math.max(CHUNK, s.length * 3));
+      this.used = 0;
+    }
+    this.used += encoder.encodeInto(s, this.chunk.subarray(this.used)).written;
+  }
+
+  /** The file: every chunk copied once into one array, which is all that stays. */
+  join(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let k = 0;
+    for (const c of this.full) {
+      out.set(c, k);
+      k += c.length;
+    }
+    out.set(this.chunk.subarray(0, this.used), k);
+    this.full.length = 0;
+    this.chunk = new Uint8Array(0);
+    this.used = 0;
+    return out;
+  }
+}
