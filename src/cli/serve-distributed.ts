@@ -1,16 +1,18 @@
 // Starts one process of the distributed mode: the runtime on PostgreSQL + S3, and the HTTP API
 // unless the role is `worker` (a worker has no port; it only claims and slices).
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/build-app.js';
+import { opsRoutes } from '../api/ops-routes.js';
 import { createLogger } from '../api/start-server.js';
 import type { ServiceConfig } from '../service/config.js';
 import { DistributedRuntime, type DistributedRuntimeOptions } from '../service/distributed-runtime.js';
 
 export interface DistributedProcess {
   runtime: DistributedRuntime;
-  /** null for a worker */
+  /** the HTTP API, or for a worker its operations endpoints (STRATUM_OPS_PORT), or null */
   app: FastifyInstance | null;
+  /** where `app` listens */
   url: string | null;
   close(graceMs?: number): Promise<void>;
 }
@@ -27,6 +29,11 @@ export async function startDistributed(
     if (config.role !== 'worker') {
       app = await buildApp(runtime);
       await app.listen({ port: config.port, host: config.host });
+    } else if (config.opsPort > 0) {
+      // health and metrics of a worker (its slice durations are counted here, not in the API processes)
+      app = Fastify({ logger: false });
+      await app.register(opsRoutes, { core: runtime });
+      await app.listen({ port: config.opsPort, host: config.host });
     }
   } catch (err) {
     await app?.close().catch(() => undefined);

@@ -72,13 +72,15 @@ export async function run(argv: string[]): Promise<number> {
   const server = await start(config);
   const log = server.log;
   const distributed = isDistributed(config);
-  if (server.url) {
+  if (server.url && config.role === 'worker') {
+    log.info({ role: config.role, workers: config.workers, opsUrl: server.url }, 'stratum worker is running');
+  } else if (server.url) {
     const where = distributed ? { role: config.role, s3Bucket: config.s3Bucket } : { dataDir: config.dataDir };
     log.info({ url: server.url, ...where, workers: config.role === 'api' ? 0 : config.workers }, 'stratum is listening');
   } else {
     log.info({ role: config.role, workers: config.workers }, 'stratum worker is running');
   }
-  if (server.url && !(await server.hasKeys())) {
+  if (server.url && config.role !== 'worker' && !(await server.hasKeys())) {
     process.stderr.write(
       `\nNo API key exists yet. Create one (${distributed ? 'same DATABASE_URL' : 'same data directory'}) with:\n\n` +
         `    npx stratum keys create --name NAME\n\n` +

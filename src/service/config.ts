@@ -51,6 +51,8 @@ export interface ServiceConfig {
   s3SecretAccessKey: string;
   /** prefix of every object key, so the bucket can hold other things too */
   s3Prefix: string;
+  /** a worker process (role `worker`) serves /healthz, /readyz and /metrics on this port; 0 = none */
+  opsPort: number;
 }
 
 export type ServiceRole = 'all' | 'api' | 'worker';
@@ -101,6 +103,7 @@ export function defaultConfig(): ServiceConfig {
     s3AccessKeyId: '',
     s3SecretAccessKey: '',
     s3Prefix: '',
+    opsPort: 0,
   };
 }
 
@@ -135,6 +138,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   S3_ACCESS_KEY_ID: 's3AccessKeyId',
   S3_SECRET_ACCESS_KEY: 's3SecretAccessKey',
   S3_PREFIX: 's3Prefix',
+  STRATUM_OPS_PORT: 'opsPort',
 };
 
 export class ConfigError extends Error {
@@ -158,7 +162,7 @@ function coerce(key: keyof ServiceConfig, raw: unknown, source: string): Service
     if ((key === 'workers' || key === 'maxAttempts' || key === 'maxUploadBytes') && n < 1) {
       throw new ConfigError(`${source}: must be at least 1`);
     }
-    if (key === 'port' && n > 65535) throw new ConfigError(`${source}: not a port number`);
+    if ((key === 'port' || key === 'opsPort') && n > 65535) throw new ConfigError(`${source}: not a port number`);
     if (key === 'workerNice' && n > 19) throw new ConfigError(`${source}: niceness goes up to 19`);
     return n;
   }

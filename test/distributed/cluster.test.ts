@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -13,6 +14,15 @@ import { CUBE_STL, SLOW_OVERRIDES, STL_SETTINGS, call, upload, waitFor, waitForS
 import { Cluster, type StratumProcess } from './cluster.js';
 
 const CUBE = readFileSync(CUBE_STL);
+
+/** a port nothing listens on right now */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
 
 describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeout: 900_000 }, () => {
   let cluster: Cluster;
@@ -248,5 +258,18 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
     const done = await waitForStatus({ url: apis[0]!.url, key }, 'stl', start.body.taskId, ['finished', 'failed'], 120_000);
     assert.equal(done.status, 'finished');
     assert.ok(both.lines.some((l) => l.msg === 'slicing' && l.taskId === start.body.taskId), 'the all-role process sliced it');
+  });
+
+  test('a worker with STRATUM_OPS_PORT answers /healthz, /readyz and /metrics (its own slices)', async () => {
+    const port = await freePort();
+    const w = await cluster.spawn('worker', { STRATUM_OPS_PORT: String(port) });
+    assert.equal(w.url, `http://127.0.0.1:${port}`);
+    assert.equal((await call(w.url, '/healthz')).status, 200);
+    assert.deepEqual((await call(w.url, '/readyz')).body, { status: 'ready' });
+    const metrics = await call(w.url, '/metrics');
+    assert.equal(metrics.status, 200);
+    assert.match(metrics.text, /^stratum_workers 1$/m);
+    assert.match(metrics.text, /^stratum_queue_depth \d+$/m);
+    assert.equal((await call(w.url, '/v1/stl/tasks', { key })).status, 404, 'no API on a worker');
   });
 });

@@ -20,7 +20,7 @@ export interface LogLine {
 export class StratumProcess {
   readonly lines: LogLine[] = [];
   readonly exited: Promise<number | null>;
-  /** http://127.0.0.1:port for api/all roles, once listening */
+  /** http://127.0.0.1:port for api/all roles (a worker's operations port, if any), once listening */
   url = '';
 
   constructor(
@@ -115,6 +115,7 @@ export class Cluster {
     try {
       const ready = await p.waitForLine((l) => l.msg === 'stratum is listening' || l.msg === 'stratum worker is running', 60_000);
       if (typeof ready.url === 'string') p.url = ready.url;
+      if (typeof ready.opsUrl === 'string') p.url = ready.opsUrl;
     } catch (err) {
       throw new Error(`${(err as Error).message}\n${stderr}`);
     }
