@@ -13,6 +13,7 @@ import { parseSetArgs, parseSupport } from './set-values.js';
 import { sigintAbort } from './sigint.js';
 import { sliceOnThread } from './slice-thread.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
+import type { HandedBytes } from './slice-in-process.js';
 import type { SliceSettings } from '../engine/index.js';
 
 /**
@@ -24,15 +25,20 @@ import type { SliceSettings } from '../engine/index.js';
  */
 const THREADS_FROM_BYTES = 1 << 20;
 
-async function runSlice(bytes: Uint8Array, name: string, settings: SliceSettings, opts: SliceOpts): Promise<ThreadResult> {
+async function runSlice(input: HandedBytes, name: string, settings: SliceSettings, opts: SliceOpts): Promise<ThreadResult> {
   const mode = process.env.STRATUM_SLICE_THREAD;
-  if (mode === 'worker') return sliceOnThread(bytes, name, settings, opts);
+  if (mode === 'worker') {
+    // the thread takes the file's memory (transferred)
+    const bytes = input.bytes!;
+    input.bytes = null;
+    return sliceOnThread(bytes, name, settings, opts);
+  }
   const { sliceInProcess } = await import('./slice-in-process.js');
-  if (mode === 'main' || bytes.byteLength < THREADS_FROM_BYTES) return sliceInProcess(bytes, name, settings, opts);
+  if (mode === 'main' || input.bytes!.byteLength < THREADS_FROM_BYTES) return sliceInProcess(input, name, settings, opts);
   const { LayerPool } = await import('../runner/layer-pool.js');
   const pool = new LayerPool();
   try {
-    return await sliceInProcess(bytes, name, settings, { ...opts, executor: pool.executor });
+    return await sliceInProcess(input, name, settings, { ...opts, executor: pool.executor });
   } finally {
     pool.terminate();
   }
@@ -153,9 +159,10 @@ export async function run(argv: string[]): Promise<number> {
   });
   warnings.push(...settingWarnings);
 
-  let bytes: Uint8Array;
+  // handed over to the slice, which drops it once parsed (see HandedBytes)
+  let input: HandedBytes;
   try {
-    bytes = await readFile(args.model);
+    input = { bytes: await readFile(args.model) };
   } catch (err) {
     throw new CliError(fsErrorMessage('read', args.model, err));
   }
@@ -168,7 +175,7 @@ export async function run(argv: string[]): Promise<number> {
   let format: 'GCODE' | 'FCODE';
   let triangles: number;
   try {
-    const result = await runSlice(bytes, name, settings, {
+    const result = await runSlice(input, name, settings, {
       onProgress: (fraction, stage) => bar.update(fraction, stage),
       signal: interrupt.signal,
     });
