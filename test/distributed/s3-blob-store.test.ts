@@ -152,3 +152,21 @@ test('a multipart upload in flight is invisible until it completes', async () =>
   assert.deepEqual(await put, { size: 12 * 1024 * 1024 });
   assert.equal(await store.exists('files/atomic'), true);
 });
+
+test('without a configured key the SDK finds one itself (here: AWS_ACCESS_KEY_ID in the environment)', async () => {
+  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+  process.env.AWS_ACCESS_KEY_ID = s3.config.accessKeyId; // s3rver knows only its own key
+  process.env.AWS_SECRET_ACCESS_KEY = s3.config.secretAccessKey;
+  const other = new S3BlobStore({ ...s3.config, accessKeyId: '', secretAccessKey: '' });
+  try {
+    await other.put('files/env-creds', new Uint8Array([1, 2, 3]));
+    assert.equal(await other.exists('files/env-creds'), true);
+    assert.equal((await other.client.config.credentials()).accessKeyId, s3.config.accessKeyId);
+  } finally {
+    other.close();
+    for (const [k, v] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+});

@@ -64,7 +64,8 @@ export class S3BlobStore implements BlobStore {
       ...(config.endpoint ? { endpoint: config.endpoint } : {}),
       // path-style (http://host/bucket/key) works with every S3-compatible server
       forcePathStyle: true,
-      credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+      // no key given: the SDK's own chain (AWS_* variables, instance or pod roles) supplies one
+      ...(config.accessKeyId ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } } : {}),
       // checksums only where S3 demands them: they cost CPU and older compatible servers reject them
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
