@@ -3,7 +3,6 @@
 import { parseArgs } from 'node:util';
 import { AccountError, AccountService } from '../service/account-service.js';
 import { ConfigError, isDistributed, loadConfig, type ServiceConfig } from '../service/config.js';
-import { openDistributedStores } from '../store/distributed-stores.js';
 import { openEmbeddedStores } from '../store/embedded-stores.js';
 
 const HELP = `usage:
@@ -51,7 +50,10 @@ export async function run(argv: string[]): Promise<number> {
 
   // distributed mode (DATABASE_URL set): the keys live in PostgreSQL
   const stores = isDistributed(config)
-    ? await openDistributedStores(config.databaseUrl, { applicationName: 'stratum-keys', poolMax: 2 })
+    ? await (await import('../store/distributed-stores.js')).openDistributedStores(config.databaseUrl, {
+        applicationName: 'stratum-keys',
+        poolMax: 2,
+      })
     : openEmbeddedStores(config.dataDir);
   const accounts = new AccountService(stores.metadata);
   try {

@@ -3,7 +3,6 @@
 import { parseArgs } from 'node:util';
 import { startServer } from '../api/start-server.js';
 import { ConfigError, isDistributed, loadConfig, type ServiceConfig } from '../service/config.js';
-import { startDistributed } from './serve-distributed.js';
 
 const HELP = `usage: stratum serve [--role all|api|worker] [--port N] [--host ADDR] [--data-dir DIR] [--workers N] [--config FILE]
        stratum worker [--workers N] [--config FILE]        (the same as serve --role worker)
@@ -30,6 +29,8 @@ interface Started {
 
 async function start(config: ServiceConfig): Promise<Started> {
   if (isDistributed(config)) {
+    // loaded only when used: the embedded server does without pg, pg-boss and the AWS SDK
+    const { startDistributed } = await import('./serve-distributed.js');
     const p = await startDistributed(config);
     return { url: p.url, log: p.runtime.log, hasKeys: () => p.runtime.accounts.hasActiveKeys(), close: () => p.close() };
   }
