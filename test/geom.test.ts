@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initGeometry, offset, islands, clipLines, union, simplify, readsResultsInPlace } from '../src/engine/geom/clipper.js';
+import { initGeometry, offset, islands, clipLines, union, unionWith, difference, simplify, readsResultsInPlace } from '../src/engine/geom/clipper.js';
 
 const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
 const area = (p: number[]) => {
@@ -62,4 +62,17 @@ test('results are read straight from WASM memory, and stay right when that memor
   assert.deepEqual(big[0].slice(-4), [n * 10, 1_000_000, 0, 1_000_000]);
   // and a small result after the growth is still read from the right place
   assert.deepEqual(offset([square(0, 0, 20000)], -200).map(area), [19600 * 19600]);
+});
+
+test('the reused input vectors carry nothing over from one call to the next', async () => {
+  await initGeometry();
+  // many subjects and clips first, then calls with fewer: leftovers would show as extra area or paths
+  const many = Array.from({ length: 50 }, (_, i) => square(i * 3000, 0, 2000));
+  assert.equal(difference(many, [square(0, 0, 150000)]).length, 0);
+  assert.equal(unionWith(many, [square(0, 10000, 1000)]).length, 51);
+  assert.deepEqual(difference([square(0, 0, 10000)], [square(5000, 0, 10000)]).map(area), [5000 * 10000]);
+  assert.deepEqual(unionWith([square(0, 0, 1000)], []).map(area), [1000 * 1000]);
+  assert.equal(clipLines([[-1000, 500, 5000, 500]], [square(0, 0, 1000)]).length, 1);
+  assert.deepEqual(offset([square(0, 0, 1000)], -100).map(area), [800 * 800]);
+  assert.equal(islands([square(0, 0, 1000)]).length, 1);
 });
