@@ -137,7 +137,7 @@ test('bridge direction: the gap between two pillars is spanned pillar to pillar,
   const sq = (x0: number, y0: number, x1: number, y1: number) => [mm(x0), mm(y0), mm(x1), mm(y0), mm(x1), mm(y1), mm(x0), mm(y1)];
   const solid: Paths = [sq(0, 0, 40, 10)];
   const below: Paths = [sq(0, 0, 10, 10), sq(30, 0, 40, 10)];
-  const { bridges, rest } = splitBridges(solid, below, 400);
+  const { bridges, rest } = splitBridges(solid, [sq(10, 0, 30, 10)], below, 400);
   assert.equal(bridges.length, 1);
   assert.equal(bridges[0].angle, 0, 'lines along x, from one pillar to the other');
   assert.ok(rest.length > 0, 'the solid far over the pillars stays ordinary skin');
@@ -145,9 +145,9 @@ test('bridge direction: the gap between two pillars is spanned pillar to pillar,
   const swap = (p: Paths) => p.map((q) => q.map((_, i) => q[i ^ 1]));
   assert.equal(spanAngle(swap([sq(10, 0, 30, 10)]), swap(below), 400), 90);
   // a layer fully over the one below has no bridge
-  assert.equal(splitBridges(below, below, 400).bridges.length, 0);
+  assert.equal(splitBridges(below, below, below, 400).bridges.length, 0);
   // nor does a sloped wall's step of a fraction of a line
-  assert.equal(splitBridges([sq(0, 0, 10.3, 10)], [sq(0, 0, 10, 10)], 400).bridges.length, 0);
+  assert.equal(splitBridges([sq(0, 0, 10.3, 10)], [sq(10, 0, 10.3, 10)], [sq(0, 0, 10, 10)], 400).bridges.length, 0);
 });
 
 for (const turn of [0, 30]) {

@@ -7,6 +7,7 @@ import { difference, intersection, islands, offset, union } from '../geom/clippe
 import { areaOf, bboxOf, type BBox } from '../geom/path-math.js';
 import { axesOf } from '../infill/raster.js';
 import { projectArea, scanLines } from '../infill/scanline.js';
+import { EdgeIndex } from '../plan/edge-index.js';
 
 /** One bridge: the area printed as bridge lines (the air plus its anchors) and their direction. */
 export interface Bridge {
@@ -21,6 +22,8 @@ export interface BridgeSplit {
   rest: Paths;
 }
 
+/** A bridge's air covers at least this many square line widths. */
+export const MIN_AREA_LINES = 9;
 /** Directions tried, degrees apart. */
 const ANGLE_STEP = 5;
 /** Lines sampled per direction when scoring (at most). */
@@ -29,23 +32,24 @@ const SAMPLE_LINES = 48;
 const SCORE_SLACK = 0.02;
 
 /**
- * Splits a solid area into bridges and the rest. `below` is the layer below's cross-section (of the
- * same model); `w` the line width, µm. Air narrower than about two lines (the step of a sloped
- * wall) is no bridge. Each bridge reaches `anchor` µm beyond the air into the solid around it, so
- * its lines start and end on supported ground.
+ * Splits a solid area into bridges and the rest. `bottom` is the part of the layer with nothing
+ * under it in the layers below (the bottom skin: air lies within it), `below` the layer below's
+ * cross-section (of the same model); `w` the line width, µm. Air narrower than about two lines
+ * (the step of a sloped wall) is no bridge. Each bridge reaches `anchor` µm beyond the air into the
+ * solid around it, so its lines start and end on supported ground.
  */
-export function splitBridges(solid: Paths, below: Paths, w: number, anchor = 4 * w): BridgeSplit {
-  if (solid.length === 0) return { bridges: [], rest: solid };
-  const box = bboxOf(solid);
+export function splitBridges(solid: Paths, bottom: Paths, below: Paths, w: number, anchor = 4 * w): BridgeSplit {
+  if (solid.length === 0 || bottom.length === 0) return { bridges: [], rest: solid };
+  const box = bboxOf(bottom);
   const ground = near(below, box, anchor + w);
-  // a small tolerance: solid that overlaps the layer below by less than half a line is still over air
-  const held = ground.length > 0 ? offset(ground, w / 2, 'miter', 3) : [];
-  let air = difference(solid, held);
+  // air lies within the bottom skin (which is smaller than the solid area)
+  let air = difference(bottom, ground);
   if (air.length === 0) return { bridges: [], rest: solid };
-  // opening: slivers along sloped walls vanish, real gaps keep their shape
+  // opening: the slivers a sloped wall leaves along the layer below (under two lines wide) vanish,
+  // real gaps keep their shape
   air = offset(offset(air, -w, 'miter', 3), w, 'miter', 3);
   air = air.length ? intersection(air, solid) : [];
-  const minArea = 9 * w * w;
+  const minArea = MIN_AREA_LINES * w * w;
   const gaps = islands(air).filter((a) => areaOf(a) >= minArea);
   if (gaps.length === 0) return { bridges: [], rest: solid };
   // anchors: grown gaps that touch each other form one bridge with one direction
@@ -71,7 +75,8 @@ export function splitBridges(solid: Paths, below: Paths, w: number, anchor = 4 *
 export function spanAngle(gap: Paths, ground: Paths, w: number): number {
   const probe = 1.5 * w;
   const box = bboxOf(gap);
-  const held = near(ground, box, probe + w);
+  // many probes against a detailed outline: a grid index answers each without walking all edges
+  const held = new EdgeIndex(near(ground, box, probe + w));
   const tried: Array<{ angle: number; score: number; span: number }> = [];
   for (let angle = 0; angle < 180; angle += ANGLE_STEP) {
     const ax = axesOf(angle);
@@ -88,8 +93,8 @@ export function spanAngle(gap: Paths, ground: Paths, w: number): number {
       const len = Math.hypot(l[2] - l[0], l[3] - l[1]);
       lengths.push(len);
       total += len;
-      const startHeld = inside(held, l[0] - ax.dx * probe, l[1] - ax.dy * probe);
-      if (startHeld && inside(held, l[2] + ax.dx * probe, l[3] + ax.dy * probe)) spanning += len;
+      const startHeld = held.contains(l[0] - ax.dx * probe, l[1] - ax.dy * probe);
+      if (startHeld && held.contains(l[2] + ax.dx * probe, l[3] + ax.dy * probe)) spanning += len;
     }
     if (total === 0) continue;
     lengths.sort((a, b) => a - b);
@@ -106,23 +111,6 @@ export function spanAngle(gap: Paths, ground: Paths, w: number): number {
     }
   }
   return best;
-}
-
-/** Point in area (non-zero winding over all paths). */
-export function inside(area: Paths, x: number, y: number): boolean {
-  let wind = 0;
-  for (const p of area) {
-    const n = p.length;
-    for (let i = 0; i < n; i += 2) {
-      const x0 = p[i], y0 = p[i + 1];
-      const j = i + 2 < n ? i + 2 : 0;
-      const x1 = p[j], y1 = p[j + 1];
-      if (y0 <= y) {
-        if (y1 > y && (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0) > 0) wind++;
-      } else if (y1 <= y && (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0) < 0) wind--;
-    }
-  }
-  return wind !== 0;
 }
 
 /** The paths whose boxes come within `margin` of `box` (the others cannot matter there). */

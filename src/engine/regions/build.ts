@@ -7,8 +7,9 @@ import type { IslandPaths, LayerRegions } from './types.js';
 import { islands, offset } from '../geom/clipper.js';
 import { computeWalls } from './walls.js';
 import { commonArea, splitSkin } from './skins.js';
-import { splitBridges } from './bridges.js';
+import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
+import { areaOf } from '../geom/path-math.js';
 import { gapFillLines } from './gap-fill.js';
 import { reachEdge } from './line-ends.js';
 import { sortMonotonic } from './monotonic.js';
@@ -151,12 +152,14 @@ export function fillForLayer(
     return (overridesOf[m] ??= field ? [...fieldAreas(field, midZ), ...modifierOverrides] : modifierOverrides);
   };
   const islandsOut: IslandPaths[] = walls.map((iw) => {
-    const { solid, sparse } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM);
+    const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM);
     const skinOverlap = (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
-    // no bridges on the first layer: it lies on the bed
-    const bridgesHere = s.bridgeEnabled && g.index > 0 && solid.length > 0;
-    const { bridges, rest } = bridgesHere ? splitBridges(solid, groundBelow(innerOf(g.index - 1), iw.model, w, s), w) : { bridges: [], rest: solid };
+    // no bridges on the first layer (it lies on the bed), nor where too little has nothing below
+    const bridgesHere = s.bridgeEnabled && g.index > 0 && solid.length > 0 && areaOf(bottom) >= MIN_AREA_LINES * w * w;
+    const { bridges, rest } = bridgesHere
+      ? splitBridges(solid, bottom, groundBelow(innerOf(g.index - 1), iw.model, w, s), w)
+      : { bridges: [], rest: solid };
     if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, iw.model);
     for (const b of bridges) {
       for (const path of skinPaths(b.area, w, b.angle, skinOverlap, iw.model, BRIDGE_INSET_SLACK_UM)) {

@@ -25,6 +25,8 @@ export interface SkinSplit {
   solid: Paths;
   /** sparse infill area */
   sparse: Paths;
+  /** the part of the inner area with nothing below it (before slivers go): where bridges can be */
+  bottom: Paths;
 }
 
 /**
@@ -41,24 +43,24 @@ export function splitSkin(
   minWidth: number,
   expand = 0,
 ): SkinSplit {
-  if (inner.length === 0) return { solid: [], sparse: [] };
-  if (allSolid) return { solid: inner, sparse: [] };
+  if (inner.length === 0) return { solid: [], sparse: [], bottom: [] };
   // only the parts of the neighbours near this island matter: with many islands on a layer, this
   // keeps each island's booleans small
   const box = bboxOf(inner);
-  const top = difference(inner, near(coveredAbove, box));
   const bottom = difference(inner, near(coveredBelow, box));
+  if (allSolid) return { solid: inner, sparse: [], bottom };
+  const top = difference(inner, near(coveredAbove, box));
   let solid = union([...top, ...bottom]);
-  if (solid.length === 0) return { solid: [], sparse: inner };
+  if (solid.length === 0) return { solid: [], sparse: inner, bottom };
   // drop slivers (a wall's worth of sloped surface) that would print as dust
   const half = minWidth / 2;
   solid = offset(solid, -half, 'miter', 3);
-  if (solid.length === 0) return { solid: [], sparse: inner };
+  if (solid.length === 0) return { solid: [], sparse: inner, bottom };
   // grow what is left (by the expansion, which anchors the skin's edges on the sparse infill
   // around it) and keep it inside the inner area
   solid = expand > 0 ? intersection(offset(solid, half + expand, 'round', 2, 25), inner) : offset(solid, half, 'miter', 3);
   const sparse = solid.length === 0 ? inner : difference(inner, solid);
-  return { solid, sparse };
+  return { solid, sparse, bottom };
 }
 
 /**
