@@ -21,6 +21,6 @@ COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
-# the launcher's flag (bin/stratum.js): a small young generation lowers a slice's peak memory
-ENTRYPOINT ["node", "--max-semi-space-size=2", "dist/src/cli/main.js"]
+# the launcher (bin/stratum.js) carries the V8 flags a slice is measured with
+ENTRYPOINT ["/app/bin/stratum.js"]
 CMD ["serve"]
