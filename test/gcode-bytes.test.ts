@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ByteChunks } from '../src/engine/output/byte-chunks.js';
+import { MoveBuffer } from '../src/engine/output/move-buffer.js';
 import { writeGcode, writeGcodeBytes } from '../src/engine/output/gcode-writer.js';
 import { encodePlans, packedPlanSource, decodePlans } from '../src/engine/plan/codec.js';
 import { runLayerBatch, type LayerBatch } from '../src/engine/batch.js';
@@ -46,6 +47,27 @@ test('ByteChunks.join matches string join and UTF-8 encoding, across chunk bound
   const expected = enc.encode(['head', ...lines].join('\n'));
   assert.equal(big.length, expected.length);
   assert.deepEqual(big.join(), expected);
+});
+
+test('the move buffer grows with its values kept, then hands its memory to the text', () => {
+  const moves = new MoveBuffer(16);
+  for (let i = 0; i < 100; i++) moves.push(i, -i, i / 10, i % 3, 25 + i);
+  assert.equal(moves.length, 100);
+  assert.deepEqual([moves.dx[99], moves.dy[99], moves.dz[99], moves.de[99], moves.feed[99]], [99, -99, 9.9, 0, 124]);
+  assert.deepEqual([moves.dx[0], moves.feed[17]], [0, 42]);
+  const memory = moves.takeMemory();
+  assert.equal(memory.byteLength, 5 * 8 * 128, 'the whole block: five columns of the grown capacity');
+  assert.equal(moves.length, 0);
+  // text written first into that memory (dirty: old moves), then into new chunks once it is full
+  memory.fill(0xff);
+  const chunks = new ByteChunks(memory);
+  const lines = Array.from({ length: 400 }, (_, i) => `G1 X${i}.5 Y${i} E${i}.12345 ;ü`);
+  chunks.pushAll(lines);
+  const expected = new TextEncoder().encode(lines.join('\n'));
+  assert.ok(expected.length > memory.byteLength, 'the text outgrows the given memory');
+  const out = chunks.join();
+  assert.deepEqual(out, expected);
+  assert.equal(out.buffer.byteLength, out.byteLength, 'an exactly sized file of its own');
 });
 
 test('packed plans read one layer at a time give the same file; empty top layers are dropped', () => {

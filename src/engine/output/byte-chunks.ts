@@ -7,9 +7,14 @@ const CHUNK = 256 * 1024;
 /** Parts of a file joined with '\n', like `string[].join('\n')` but into bytes. */
 export class ByteChunks {
   private readonly full: Uint8Array[] = [];
-  private chunk = new Uint8Array(0);
+  private chunk: Uint8Array;
   private used = 0;
   private parts = 0;
+
+  /** `memory`: room to write into first (memory the caller no longer needs), before new chunks */
+  constructor(memory?: Uint8Array) {
+    this.chunk = memory ?? new Uint8Array(0);
+  }
 
   push(...items: string[]): void {
     this.pushAll(items);

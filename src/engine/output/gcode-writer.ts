@@ -69,7 +69,7 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   const endGcode = fillTemplate(settings.endGcode, values);
   const objectNames = klipperObjectNames(meta.modelNames);
 
-  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos } = emitAndTime(
+  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory } = emitAndTime(
     plans, settings, meta, rules, objectNames, startGcode, endGcode,
   );
 
@@ -90,7 +90,8 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS };
 
   // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
-  const out = new ByteChunks();
+  // the text goes first where the moves were: they are garbage now but not yet collected
+  const out = new ByteChunks(memory);
   out.push(...headerLines(rules, settings, stats, meta.generator));
   out.push('');
   if (rules.klipper) out.push(...objectDefinitions(emitted.modelBounds, objectNames));
@@ -106,7 +107,7 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
     rules,
     modelNames: meta.modelNames,
     objectNames,
-    moves: new DiscardedMoves(),
+    moves: new DiscardedMoves(16),
     text: true,
     start: startPos,
   });
@@ -188,7 +189,7 @@ function emitAndTime(
   const printTimeS = startTime + layersTime + endTime;
 
   const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds };
-  return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos };
+  return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory: moves.takeMemory() };
 }
 
 function sumRange(times: Float64Array, from: number, to: number): number {

@@ -19,14 +19,13 @@ export class MoveBuffer {
   dz: Float64Array;
   de: Float64Array;
   feed: Float64Array;
+  /** the five columns side by side in one block, so that its memory can be taken over whole */
+  private block: ArrayBuffer;
 
   constructor(capacity = 1024) {
     const n = Math.max(16, capacity);
-    this.dx = new Float64Array(n);
-    this.dy = new Float64Array(n);
-    this.dz = new Float64Array(n);
-    this.de = new Float64Array(n);
-    this.feed = new Float64Array(n);
+    this.block = new ArrayBuffer(5 * 8 * n);
+    [this.dx, this.dy, this.dz, this.de, this.feed] = columns(this.block, n);
   }
 
   static from(moves: readonly MoveInput[]): MoveBuffer {
@@ -46,17 +45,39 @@ export class MoveBuffer {
     this.feed[i] = feed;
   }
 
+  /**
+   * The block's memory as bytes, for a caller done with the moves (the G-code writer writes the
+   * file's text there once the moves are simulated, instead of allocating as much again while the
+   * moves are still waiting to be collected). The buffer is left empty.
+   */
+  takeMemory(): Uint8Array {
+    const bytes = new Uint8Array(this.block);
+    this.block = new ArrayBuffer(5 * 8 * 16);
+    [this.dx, this.dy, this.dz, this.de, this.feed] = columns(this.block, 16);
+    this.length = 0;
+    return bytes;
+  }
+
   private grow(): void {
     const n = this.dx.length * 2;
-    const widen = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(n);
-      b.set(a);
-      return b;
-    };
-    this.dx = widen(this.dx);
-    this.dy = widen(this.dy);
-    this.dz = widen(this.dz);
-    this.de = widen(this.de);
-    this.feed = widen(this.feed);
+    const block = new ArrayBuffer(5 * 8 * n);
+    const cols = columns(block, n);
+    cols[0].set(this.dx);
+    cols[1].set(this.dy);
+    cols[2].set(this.dz);
+    cols[3].set(this.de);
+    cols[4].set(this.feed);
+    this.block = block;
+    [this.dx, this.dy, this.dz, this.de, this.feed] = cols;
   }
+}
+
+function columns(block: ArrayBuffer, n: number): [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array] {
+  return [0, 1, 2, 3, 4].map((k) => new Float64Array(block, 8 * n * k, n)) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
 }
