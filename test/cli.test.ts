@@ -137,11 +137,14 @@ test('an unknown printer fails with exit 1 naming close matches', () => {
   assert.equal(existsSync(out), false);
 });
 
-test('Ctrl-C during a small slice on the main thread exits 130 and writes nothing', async () => {
-  const out = join(work, 'cube-int.gcode');
-  const child = spawn(process.execPath, [bin, 'slice', cube, '-o', out], { cwd: work, env: { ...process.env, STRATUM_SLICE_THREAD: 'main' } });
+test('Ctrl-C during a slice on the main thread exits 130 and writes nothing', async () => {
+  const out = join(work, 'bunny-int.gcode');
+  // the bunny takes seconds on one thread, so the signal comes after the CLI's handler is in place (a
+  // fixed short delay on the cube raced the start-up on a busy machine) and well before the end
+  const child = spawn(process.execPath, [bin, 'slice', join(models, 'stanford_bunny.stl'), '-o', out], { cwd: work, env: { ...process.env, STRATUM_SLICE_THREAD: 'main' } });
   const closed = new Promise<number | null>((r) => child.on('close', r));
-  await new Promise((r) => setTimeout(r, 500));
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(child.exitCode, null, 'the slice ended before the signal');
   child.kill('SIGINT');
   assert.equal(await closed, 130);
   assert.equal(existsSync(out), false);
