@@ -6,14 +6,15 @@ import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openDistributedStores, type DistributedStores } from '../store/distributed-stores.js';
 import { S3BlobStore, type S3BlobConfig } from '../store/s3/s3-blob-store.js';
-import { AccountService } from './account-service.js';
-import { layerThreadsFor, type ServiceConfig } from './config.js';
+import type { AccountService } from './account-service.js';
+import type { ServiceConfig } from './config.js';
 import type { ServiceCore } from './embedded-runtime.js';
-import { FileService } from './file-service.js';
+import type { FileService } from './file-service.js';
 import { Metrics, type GaugeSample } from './metrics.js';
-import { OutputService } from './output-service.js';
+import type { OutputService } from './output-service.js';
 import { RetentionSweeper } from './retention-sweeper.js';
-import { TaskService } from './task-service.js';
+import { coreGauges, makeServices, runnerOptionsFor, storeReachable } from './runtime-parts.js';
+import type { TaskService } from './task-service.js';
 
 export interface DistributedRuntimeOptions {
   /** substitute worker module (tests) */
@@ -50,10 +51,11 @@ export class DistributedRuntime implements ServiceCore {
     opts: DistributedRuntimeOptions,
   ) {
     const { metadata, queue, events } = stores;
-    this.accounts = new AccountService(metadata, config.authCacheS * 1000);
-    this.files = new FileService(metadata, blobs, config.maxUploadBytes, this.metrics);
-    this.tasks = new TaskService(metadata, blobs, queue, events, this.metrics);
-    this.outputs = new OutputService(metadata, blobs);
+    ({ accounts: this.accounts, files: this.files, tasks: this.tasks, outputs: this.outputs } = makeServices(
+      { metadata, queue, blobs, events },
+      config,
+      this.metrics,
+    ));
     const serves = config.role !== 'worker';
     // every API process sweeps; two sweeping the same expired file both delete it, which is harmless
     this.sweeper = serves
@@ -64,18 +66,11 @@ export class DistributedRuntime implements ServiceCore {
         ? null
         : new EmbeddedRunner(
             { store: metadata, queue, blobs, blobConfig: s3ConfigOf(config), events, metrics: this.metrics, log },
-            {
-              workers: config.workers,
-              leaseMs: config.leaseS * 1000,
-              maxAttempts: config.maxAttempts,
-              taskTimeoutMs: config.taskTimeoutS * 1000,
-              workerMaxMemoryMb: config.workerMaxMemoryMb,
-              workerNice: config.workerNice,
-              layerThreads: layerThreadsFor(config),
+            runnerOptionsFor(config, {
               // a save is an UPDATE and a NOTIFY heard by every process: 10 % steps, or once a second
               progressStep: 0.1,
               ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
-            },
+            }),
           );
     const runner = this.runner;
     // a task queued through this process wakes its own runner at once; other processes hear of it
@@ -114,28 +109,12 @@ export class DistributedRuntime implements ServiceCore {
     if (this.sweeper && this.config.sweepIntervalS > 0) this.sweeper.start(this.config.sweepIntervalS * 1000);
   }
 
-  async gauges(): Promise<GaugeSample[]> {
-    const counts = await this.stores.metadata.countTasksByStatus();
-    return [
-      {
-        name: 'stratum_tasks',
-        help: 'Tasks by status (whole cluster).',
-        values: Object.entries(counts).map(([status, value]) => ({ labels: { status }, value })),
-      },
-      { name: 'stratum_queue_depth', help: 'Tasks waiting for a worker (whole cluster).', values: [{ value: await this.stores.queue.depth() }] },
-      { name: 'stratum_slices_running', help: 'Slices running in this process.', values: [{ value: this.runner?.activeCount ?? 0 }] },
-      { name: 'stratum_workers', help: 'Slicing worker threads of this process.', values: [{ value: this.runner ? this.config.workers : 0 }] },
-    ];
+  gauges(): Promise<GaugeSample[]> {
+    return coreGauges(this.stores, this.runner?.activeCount ?? 0, this.runner ? this.config.workers : 0, true);
   }
 
   async ready(): Promise<boolean> {
-    if (this.closed) return false;
-    try {
-      await this.stores.metadata.ping();
-      return true;
-    } catch {
-      return false;
-    }
+    return !this.closed && (await storeReachable(this.stores.metadata));
   }
 
   /** graceful: running slices get the grace period, then go back to the shared queue */

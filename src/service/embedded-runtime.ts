@@ -3,14 +3,15 @@
 import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../store/embedded-stores.js';
-import { AccountService } from './account-service.js';
-import { layerThreadsFor, type ServiceConfig } from './config.js';
-import { FileService } from './file-service.js';
+import type { AccountService } from './account-service.js';
+import type { ServiceConfig } from './config.js';
+import type { FileService } from './file-service.js';
 import { Metrics, type GaugeSample } from './metrics.js';
-import { OutputService } from './output-service.js';
+import type { OutputService } from './output-service.js';
 import { RetentionSweeper } from './retention-sweeper.js';
+import { coreGauges, makeServices, runnerOptionsFor, storeReachable } from './runtime-parts.js';
 import { LocalTaskEventBus } from './task-event-bus.js';
-import { TaskService } from './task-service.js';
+import type { TaskService } from './task-service.js';
 import type { TaskEventBus } from './ports.js';
 
 /** What the HTTP layer needs, whatever runtime sits behind it. */
@@ -54,10 +55,11 @@ export class EmbeddedRuntime implements ServiceCore {
     opts: EmbeddedRuntimeOptions,
   ) {
     const { metadata, queue, blobs } = stores;
-    this.accounts = new AccountService(metadata, config.authCacheS * 1000);
-    this.files = new FileService(metadata, blobs, config.maxUploadBytes, this.metrics);
-    this.tasks = new TaskService(metadata, blobs, queue, this.events, this.metrics);
-    this.outputs = new OutputService(metadata, blobs);
+    ({ accounts: this.accounts, files: this.files, tasks: this.tasks, outputs: this.outputs } = makeServices(
+      { metadata, queue, blobs, events: this.events },
+      config,
+      this.metrics,
+    ));
     this.sweeper = new RetentionSweeper(
       metadata,
       blobs,
@@ -70,16 +72,7 @@ export class EmbeddedRuntime implements ServiceCore {
       ? null
       : new EmbeddedRunner(
           { store: metadata, queue, blobs, blobConfig: stores.blobConfig, events: this.events, metrics: this.metrics, log },
-          {
-            workers: config.workers,
-            leaseMs: config.leaseS * 1000,
-            maxAttempts: config.maxAttempts,
-            taskTimeoutMs: config.taskTimeoutS * 1000,
-            workerMaxMemoryMb: config.workerMaxMemoryMb,
-            workerNice: config.workerNice,
-            layerThreads: layerThreadsFor(config),
-            ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
-          },
+          runnerOptionsFor(config, opts.workerFile ? { workerFile: opts.workerFile } : {}),
         );
     const runner = this.runner;
     if (runner) this.tasks.onQueued = () => runner.notify();
@@ -97,28 +90,12 @@ export class EmbeddedRuntime implements ServiceCore {
     if (this.config.sweepIntervalS > 0) this.sweeper.start(this.config.sweepIntervalS * 1000);
   }
 
-  async gauges(): Promise<GaugeSample[]> {
-    const counts = await this.stores.metadata.countTasksByStatus();
-    return [
-      {
-        name: 'stratum_tasks',
-        help: 'Tasks by status.',
-        values: Object.entries(counts).map(([status, value]) => ({ labels: { status }, value })),
-      },
-      { name: 'stratum_queue_depth', help: 'Tasks waiting for a worker.', values: [{ value: await this.stores.queue.depth() }] },
-      { name: 'stratum_slices_running', help: 'Slices running now.', values: [{ value: this.runner?.activeCount ?? 0 }] },
-      { name: 'stratum_workers', help: 'Slicing worker threads.', values: [{ value: this.runner ? this.config.workers : 0 }] },
-    ];
+  gauges(): Promise<GaugeSample[]> {
+    return coreGauges(this.stores, this.runner?.activeCount ?? 0, this.runner ? this.config.workers : 0, false);
   }
 
   async ready(): Promise<boolean> {
-    if (this.closed) return false;
-    try {
-      await this.stores.metadata.ping();
-      return true;
-    } catch {
-      return false;
-    }
+    return !this.closed && (await storeReachable(this.stores.metadata));
   }
 
   /** graceful: running slices get the grace period, then go back to the queue */
