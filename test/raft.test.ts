@@ -45,3 +45,11 @@ test('a one-layer raft is solid: its lines lie one bead width apart', async () =
   // twice the line width (the base layer's wide beads), no wider gaps between them
   for (let i = 1; i < ys.length; i++) assert.ok(ys[i] - ys[i - 1] <= 0.8 + 0.01, `gap ${(ys[i] - ys[i - 1]).toFixed(3)} mm`);
 });
+
+test('the layer above a raft rests on it: its bottom skin is not printed as a bridge', async () => {
+  const { text } = await sliceMeshes([box(0, 0, 0, 10, 10, 2)], { adhesionType: 'raft', raftLayers: 3 });
+  // the part's first layer is ;LAYER:3; with the raft off the same part has no bridge anywhere either
+  const layer3 = text.slice(text.indexOf(';LAYER:3\n'), text.indexOf(';LAYER:4\n'));
+  assert.ok(layer3.includes(';TYPE:SKIN'), 'the first part layer is bottom skin');
+  assert.ok(!text.includes(';BRIDGE'), 'no bridge anywhere on a plain box on a raft');
+});

@@ -101,6 +101,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     const outlines = sections.map((layers, m) => (b.models[m].role === 'modifier' ? [] : (layers[j - lo] ?? [])));
     // z in the model's frame (density fields, z-dependent patterns); a raft raises only the nozzle
     const g: LayerGeometry = { index: j, z: l.sliceZ + l.height / 2, height: l.height, outlines };
+    if (j > 0 && b.specs[j - 1].raft && !l.raft) g.onRaft = true;
     if (varies) {
       const modifiers: LayerModifier[] = [];
       for (const m of modifierOrder) {

@@ -50,6 +50,8 @@ export interface LayerGeometry {
   outlines: Paths[];
   /** varying infill density, when the job has modifiers or density fields */
   density?: LayerDensity;
+  /** the layer right above a raft: it rests on the raft, so none of it is a bridge */
+  onRaft?: boolean;
 }
 
 /** What changes the infill density on one layer. */
@@ -155,8 +157,8 @@ export function fillForLayer(
     const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM);
     const skinOverlap = (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
-    // no bridges on the first layer (it lies on the bed), nor where too little has nothing below
-    const bridgesHere = s.bridgeEnabled && g.index > 0 && solid.length > 0 && areaOf(bottom) >= MIN_AREA_LINES * w * w;
+    // no bridges on the first layer (it lies on the bed) or on the one above a raft, nor where too little has nothing below
+    const bridgesHere = s.bridgeEnabled && g.index > 0 && !g.onRaft && solid.length > 0 && areaOf(bottom) >= MIN_AREA_LINES * w * w;
     const { bridges, rest } = bridgesHere
       ? splitBridges(solid, bottom, groundBelow(innerOf(g.index - 1), iw.model, w, s), w)
       : { bridges: [], rest: solid };
