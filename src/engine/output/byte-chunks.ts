@@ -1,6 +1,6 @@
 // Lines of text encoded as UTF-8 straight into fixed-size chunks as they are made, then joined into
 // one exactly sized Uint8Array. The writer makes each layer's text once, in order, without knowing
-// the file's length beforehand. Lines go in one by one, so a chunk's unused tail stays small.
+// the file's length beforehand. A string that does not fit is split where the chunk is full.
 const encoder = new TextEncoder();
 const CHUNK = 256 * 1024;
 
@@ -20,7 +20,7 @@ export class ByteChunks {
     this.pushAll(items);
   }
 
-  /** Each item a part of its own (no spread: a layer has thousands of lines). */
+  /** Each item a part of its own (no spread for big arrays). */
   pushAll(items: readonly string[]): void {
     for (const s of items) {
       if (this.parts++ > 0) this.put('\n');
@@ -36,13 +36,15 @@ export class ByteChunks {
   }
 
   private put(s: string): void {
+    // encodeInto writes what fits (never half a character) and says how much of `s` that was
+    const r = encoder.encodeInto(s, this.chunk.subarray(this.used));
+    this.used += r.written;
+    if (r.read === s.length) return;
+    const rest = s.slice(r.read);
+    if (this.used > 0) this.full.push(this.chunk.subarray(0, this.used));
     // a UTF-16 unit takes at most 3 bytes
-    if (this.chunk.length - this.used < s.length * 3) {
-      if (this.used > 0) this.full.push(this.chunk.subarray(0, this.used));
-      this.chunk = new Uint8Array(Math.max(CHUNK, s.length * 3));
-      this.used = 0;
-    }
-    this.used += encoder.encodeInto(s, this.chunk.subarray(this.used)).written;
+    this.chunk = new Uint8Array(Math.max(CHUNK, rest.length * 3));
+    this.used = encoder.encodeInto(rest, this.chunk).written;
   }
 
   /** The file: every chunk copied once into one array, which is all that stays. */

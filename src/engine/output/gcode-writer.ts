@@ -114,10 +114,11 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   let elapsed = startTime;
   for (let i = 0; i < layerCount; i++) {
     out.push(`;LAYER:${layerIndices[i]}`, progressLine(elapsed, printTimeS));
-    const body = emitter.emitLayer(plans.get(i), i);
+    // one string per layer: one encoding call for its thousands of lines
+    const body = emitter.emitLayer(plans.get(i), i).join('\n');
     plans.done?.(i);
     // a layer whose text is empty has no part (no blank line) of its own
-    if (body.length > 1 || (body.length === 1 && body[0] !== '')) out.pushAll(body);
+    if (body !== '') out.push(body);
     elapsed += layerTimesS[i]!;
     out.push(`;TIME_ELAPSED:${mm3(elapsed)}`);
   }
