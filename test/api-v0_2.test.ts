@@ -13,7 +13,8 @@ import { ApiError } from '../src/service/errors.js';
 import { OneTimeDownloads } from '../src/service/legacy-download.js';
 import type { OutputRecord, TaskRecord } from '../src/service/model.js';
 import type { OutputService } from '../src/service/output-service.js';
-import { CUBE_STL, call, gcodeHeaderTotals, startTestServer, type TestServer } from './api-helpers.js';
+import { openEmbeddedStores } from '../src/store/embedded-stores.js';
+import { CUBE_STL, call, gcodeHeaderTotals, removeDir, startTestServer, tempDir, type TestServer } from './api-helpers.js';
 import { binaryStl, box, soup } from './mesh-fixtures.js';
 
 /** Bounds of the outer-wall extrusions (X, Y) and the highest printed layer (Z), from the G-code text. */
@@ -186,7 +187,16 @@ describe('v0.2 over HTTP', () => {
   test('the one-time download: a second take while one runs is refused, a broken-off one can be retried, a delivered one is gone', async () => {
     const removed: string[] = [];
     let stored = true;
+    // the claims live in a real store (they hold across API processes); the output itself is faked
+    const dir = tempDir('one-time');
+    const stores = openEmbeddedStores(dir);
+    after(async () => {
+      await stores.close();
+      removeDir(dir);
+    });
     const outputs = {
+      claimDownload: (id: string, ttlMs: number) => stores.metadata.claimDownload(id, Date.now(), Date.now() + ttlMs),
+      releaseDownload: (id: string) => stores.metadata.releaseDownload(id),
       open: async (_account: string, outputId: string) => {
         if (!stored) throw new ApiError('URE006', 'no output');
         return { output: { id: outputId } as OutputRecord, stream: Readable.from([]), size: 0 };
@@ -200,6 +210,8 @@ describe('v0.2 over HTTP', () => {
     const downloads = new OneTimeDownloads(outputs);
     const first = await downloads.take('a', task);
     await assert.rejects(downloads.take('a', task), (e: ApiError) => e.code === 'URE006');
+    // another process (another OneTimeDownloads on the same store) is refused as well
+    await assert.rejects(new OneTimeDownloads(outputs).take('a', task), (e: ApiError) => e.code === 'URE006');
     await first.done(false);
     const retry = await downloads.take('a', task);
     await retry.done(true);

@@ -231,6 +231,20 @@ function metadataContract(target: ContractTarget): void {
       assert.equal(await m.getOutputOfTask('task-o-old'), null);
       await m.ping();
     });
+
+    test('one-time download claims: one holder at a time, taken over after expiry, free after release', async () => {
+      const m = h.s.metadata;
+      const t = 1_000_000;
+      // two simultaneous first downloads: exactly one claim takes
+      const both = await Promise.all([m.claimDownload('o-dl', t, t + 600), m.claimDownload('o-dl', t, t + 600)]);
+      assert.deepEqual(both.sort(), [false, true]);
+      assert.equal(await m.claimDownload('o-dl', t + 599, t + 1200), false, 'held until its end');
+      assert.equal(await m.claimDownload('o-dl', t + 600, t + 1200), true, 'an expired claim is taken over');
+      assert.equal(await m.claimDownload('o-other', t, t + 600), true, 'claims are per output');
+      await m.releaseDownload('o-dl');
+      assert.equal(await m.claimDownload('o-dl', t + 601, t + 1200), true, 'free again once released');
+      await m.releaseDownload('nothing-here'); // no error
+    });
   });
 }
 

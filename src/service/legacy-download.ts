@@ -1,8 +1,8 @@
 // The legacy download rule (v0.1, v0.2): a task's file can be fetched once. The output is deleted
 // after it has been delivered whole; while one download runs a second one is refused, and a
 // download that breaks off leaves the file for another try. After that: 404 URE006.
-// The in-flight set is per process: with several API processes two simultaneous first downloads
-// of one task could both succeed (the second deletion then finds nothing).
+// Which download runs is claimed in the metadata store, so the rule holds across API processes:
+// of two simultaneous first downloads through any processes, one is served and the other refused.
 import { ApiError, fileNotFound } from './errors.js';
 import type { TaskRecord } from './model.js';
 import type { Download, OutputService } from './output-service.js';
@@ -13,9 +13,10 @@ export interface OneTimeDownload {
   done(delivered: boolean): Promise<void>;
 }
 
-export class OneTimeDownloads {
-  private readonly inFlight = new Set<string>();
+/** How long a claim holds a download before another try may take over (a stalled or dead one). */
+const CLAIM_MS = 10 * 60_000;
 
+export class OneTimeDownloads {
   constructor(private readonly outputs: OutputService) {}
 
   async take(accountId: string, task: TaskRecord): Promise<OneTimeDownload> {
@@ -24,13 +25,12 @@ export class OneTimeDownloads {
     }
     const outputId = task.output.outputId;
     const gone = () => fileNotFound(`no file for task ${task.id}: it was downloaded already (a download works once) or has expired`);
-    if (this.inFlight.has(outputId)) throw gone();
-    this.inFlight.add(outputId);
+    if (!(await this.outputs.claimDownload(outputId, CLAIM_MS))) throw gone();
     let download: Download;
     try {
       download = await this.outputs.open(accountId, outputId);
     } catch (err) {
-      this.inFlight.delete(outputId);
+      await this.outputs.releaseDownload(outputId);
       if (err instanceof ApiError && err.code === 'URE006') throw gone();
       throw err;
     }
@@ -43,7 +43,7 @@ export class OneTimeDownloads {
         try {
           if (delivered) await this.outputs.remove(download.output);
         } finally {
-          this.inFlight.delete(outputId);
+          await this.outputs.releaseDownload(outputId);
         }
       },
     };

@@ -30,6 +30,19 @@ export class OutputService {
     }
   }
 
+  /**
+   * Takes an output's one-time download for `ttlMs` (a download that outlives it, or whose process
+   * died, leaves the output to the next try): false while someone else's claim holds it.
+   */
+  claimDownload(outputId: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    return this.store.claimDownload(outputId, now, now + ttlMs);
+  }
+
+  releaseDownload(outputId: string): Promise<void> {
+    return this.store.releaseDownload(outputId);
+  }
+
   /** Deletes an output, record first (the legacy versions' download works once). */
   async remove(output: OutputRecord): Promise<void> {
     await this.store.deleteOutput(output.id);

@@ -65,6 +65,13 @@ export interface MetadataStore {
   getOutput(accountId: string, outputId: string): Promise<OutputRecord | null>;
   getOutputOfTask(taskId: string): Promise<OutputRecord | null>;
   deleteOutput(outputId: string): Promise<void>;
+  /**
+   * Takes an output's one-time (legacy) download until `untilMs`: true for the one caller whose claim
+   * took, false while another caller's unexpired claim holds it. Shared by every process on the store.
+   */
+  claimDownload(outputId: string, nowMs: number, untilMs: number): Promise<boolean>;
+  /** lets a claim go (the download broke off before the end) */
+  releaseDownload(outputId: string): Promise<void>;
   listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]>;
 
   /** quick liveness probe for /readyz */

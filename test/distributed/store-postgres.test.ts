@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openDistributedStores, type DistributedStores } from '../../src/store/distributed-stores.js';
 import { applyMigrations } from '../../src/store/postgres/migrate.js';
+import { MIGRATIONS } from '../../src/store/postgres/migrations/index.js';
 import { contractTask, storeContract } from '../store-contract.js';
 import { startPgServer, type PgServer } from './pg-server.js';
 
@@ -50,7 +51,7 @@ describe('PostgreSQL stores (distributed only)', () => {
     for (const o of opened.slice(1)) await o.close();
     assert.deepEqual(settled.filter((r) => r.status === 'rejected').map((r) => String(r.reason)), [], 'every process starts');
     const rows = (await s.pool.query('SELECT version FROM schema_migrations ORDER BY version')).rows;
-    assert.deepEqual(rows.map((r) => r.version), [1]);
+    assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
     assert.deepEqual(await applyMigrations(s.pool), [], 'an up-to-date schema is left alone');
   });
 

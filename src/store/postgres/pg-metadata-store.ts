@@ -244,6 +244,18 @@ export class PgMetadataStore implements MetadataStore {
     await this.pool.query('DELETE FROM outputs WHERE id = $1', [outputId]);
   }
 
+  async claimDownload(outputId: string, nowMs: number, untilMs: number): Promise<boolean> {
+    const r = await this.pool.query(
+      'INSERT INTO download_claims (output_id, until) VALUES ($1, $2) ON CONFLICT (output_id) DO UPDATE SET until = excluded.until WHERE download_claims.until <= $3',
+      [outputId, untilMs, nowMs],
+    );
+    return r.rowCount === 1;
+  }
+
+  async releaseDownload(outputId: string): Promise<void> {
+    await this.pool.query('DELETE FROM download_claims WHERE output_id = $1', [outputId]);
+  }
+
   async listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]> {
     const rows = await this.rows<OutputRow>('SELECT * FROM outputs WHERE created_at < $1 ORDER BY created_at LIMIT $2', [
       cutoff,

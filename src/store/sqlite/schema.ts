@@ -89,4 +89,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX jobs_ready ON jobs (state, seq);
   `,
+  // 2: claims of one-time (legacy) downloads, so that only one of two simultaneous first downloads wins
+  `
+  CREATE TABLE download_claims (
+    output_id TEXT PRIMARY KEY,
+    until INTEGER NOT NULL
+  );
+  `,
 ];

@@ -97,6 +97,10 @@ export class SqliteMetadataStore implements MetadataStore {
       getOutput: db.prepare('SELECT * FROM outputs WHERE id = ? AND account_id = ?'),
       outputOfTask: db.prepare('SELECT * FROM outputs WHERE task_id = ?'),
       deleteOutput: db.prepare('DELETE FROM outputs WHERE id = ?'),
+      claimDownload: db.prepare(
+        'INSERT INTO download_claims (output_id, until) VALUES (?, ?) ON CONFLICT (output_id) DO UPDATE SET until = excluded.until WHERE download_claims.until <= ?',
+      ),
+      releaseDownload: db.prepare('DELETE FROM download_claims WHERE output_id = ?'),
       expiredOutputs: db.prepare('SELECT * FROM outputs WHERE created_at < ? ORDER BY created_at LIMIT ?'),
       ping: db.prepare('SELECT 1'),
     };
@@ -308,6 +312,14 @@ export class SqliteMetadataStore implements MetadataStore {
 
   async deleteOutput(outputId: string): Promise<void> {
     this.s.deleteOutput.run(outputId);
+  }
+
+  async claimDownload(outputId: string, nowMs: number, untilMs: number): Promise<boolean> {
+    return this.s.claimDownload.run(outputId, untilMs, nowMs).changes === 1;
+  }
+
+  async releaseDownload(outputId: string): Promise<void> {
+    this.s.releaseDownload.run(outputId);
   }
 
   async listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]> {

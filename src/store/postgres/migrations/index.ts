@@ -1,6 +1,7 @@
 // The PostgreSQL schema as numbered migrations, applied in order (see migrate.ts). Append only:
 // never edit a migration that has shipped, add the next number.
 import * as m001 from './001-initial.js';
+import * as m002 from './002-download-claims.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, ...m001 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, ...m001 },
+  { version: 2, ...m002 },
+];
