@@ -1,5 +1,7 @@
 // Shared helpers of the service tests: a real server on a loopback port with a temporary data
 // directory, a small HTTP client, polling, and the G-code header reader. No tests in here.
+import { MODELS } from './shared-dir.js';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +10,52 @@ import { startServer, type RunningServer } from '../src/api/start-server.js';
 import { defaultConfig, type ServiceConfig } from '../src/service/config.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SHARED = process.env.STRATUM_SHARED ?? join(REPO_ROOT, '..', 'shared');
-export const CUBE_STL = join(SHARED, 'models', 'xyz_calibration_cube.stl');
+export const CUBE_STL = join(MODELS, 'xyz_calibration_cube.stl');
 export const STRATUM_BIN = join(REPO_ROOT, 'bin', 'stratum.js');
 
 /** Settings that make the calibration cube slice for several seconds (cancel and kill tests). */
 export const SLOW_OVERRIDES = { layerHeight: 0.05, firstLayerHeight: 0.1, infillDensity: 100, infillPattern: 'gyroid' };
 /** About a third of that: long enough to stop a process mid-slice, short enough to redo. */
 export const MEDIUM_OVERRIDES = { layerHeight: 0.1, infillDensity: 100, infillPattern: 'gyroid' };
+
+/** The environment of a `stratum serve` process on a loopback port with its own data directory. */
+export function serveEnv(dataDir: string, over: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STRATUM_DATA_DIR: dataDir,
+    STRATUM_WORKERS: '1',
+    STRATUM_LOG_LEVEL: 'info',
+    STRATUM_SHUTDOWN_GRACE_S: '0',
+    ...over,
+  };
+}
+
+export interface ServeProcess {
+  proc: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `node SCRIPT serve` (default bin/stratum.js) and resolves once it logs the address it listens on. */
+export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM_BIN): Promise<ServeProcess> {
+  const proc = spawn(process.execPath, [script, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let stdout = '';
+  proc.stderr!.on('data', (c) => (stderr += c));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.on('data', (c) => {
+      stdout += c;
+      const m = /"url":"(http:\/\/[^"]+)".*"msg":"stratum is listening"/.exec(stdout);
+      if (m) resolve(m[1]!);
+    });
+    void exit.then(() => reject(new Error(`serve exited early: ${stderr}`)));
+  });
+  return { proc, url, stderr: () => stderr, exit };
+}
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `stratum-${prefix}-`));

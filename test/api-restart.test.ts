@@ -3,7 +3,7 @@
 // resumes at the next start; SIGKILL mid-slice loses nothing: after a restart the task finishes
 // and every file is still there.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import { formatInfo } from '../src/engine/output/index.js';
@@ -15,6 +15,9 @@ import {
   call,
   gcodeHeaderTotals,
   removeDir,
+  serveEnv,
+  startServeProcess,
+  type ServeProcess,
   tempDir,
   upload,
   waitFor,
@@ -22,50 +25,18 @@ import {
 } from './api-helpers.js';
 
 const dataDir = tempDir('restart');
-const env = {
-  ...process.env,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  STRATUM_DATA_DIR: dataDir,
-  STRATUM_WORKERS: '1',
-  STRATUM_LOG_LEVEL: 'info',
-  STRATUM_SHUTDOWN_GRACE_S: '0',
-  STRATUM_AUTH_CACHE_S: '0.5',
-};
+const env = serveEnv(dataDir, { STRATUM_AUTH_CACHE_S: '0.5' });
 const running = new Set<ChildProcess>();
 after(() => {
   for (const p of running) p.kill('SIGKILL');
   removeDir(dataDir);
 });
 
-interface Served {
-  proc: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function serve(): Promise<Served> {
-  const proc = spawn(process.execPath, [STRATUM_BIN, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(proc);
-  let stderr = '';
-  let stdout = '';
-  proc.stderr!.on('data', (c) => (stderr += c));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.on('exit', (code, signal) => {
-      running.delete(proc);
-      resolve({ code, signal });
-    }),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (c) => {
-      stdout += c;
-      const m = /"url":"(http:\/\/[^"]+)".*"msg":"stratum is listening"/.exec(stdout);
-      if (m) resolve(m[1]!);
-    });
-    exit.then(() => reject(new Error(`serve exited early: ${stderr}`)));
-  });
-  return { proc, url, stderr: () => stderr, exit };
+async function serve(): Promise<ServeProcess> {
+  const served = await startServeProcess(env);
+  running.add(served.proc);
+  void served.exit.then(() => running.delete(served.proc));
+  return served;
 }
 
 function keys(...args: string[]): { status: number | null; stdout: string; stderr: string } {

@@ -1,11 +1,12 @@
 // The command line end to end (spawning `node bin/stratum.js` as a user would), plus the preview's
 // G-code reader and rasteriser and the --set parser on their own.
+import { MODELS } from './shared-dir.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { readGcodeLayer } from '../src/cli/gcode-reader.js';
@@ -16,7 +17,7 @@ import { writeFileAtomic } from '../src/cli/atomic-write.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'stratum.js');
-const models = join(resolve(process.env.STRATUM_SHARED ?? join(root, '..', 'shared')), 'models');
+const models = MODELS;
 const cube = join(models, 'xyz_calibration_cube.stl');
 const work = mkdtempSync(join(tmpdir(), 'stratum-cli-test-'));
 

@@ -5,18 +5,10 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { CUBE_STL, REPO_ROOT, STRATUM_BIN, removeDir, tempDir } from './api-helpers.js';
+import { CUBE_STL, REPO_ROOT, STRATUM_BIN, removeDir, serveEnv, startServeProcess, tempDir } from './api-helpers.js';
 
 const dataDir = tempDir('legacy-clients');
-const env = {
-  ...process.env,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  STRATUM_DATA_DIR: dataDir,
-  STRATUM_WORKERS: '1',
-  STRATUM_LOG_LEVEL: 'info',
-  STRATUM_SHUTDOWN_GRACE_S: '0',
-};
+const env = serveEnv(dataDir);
 const START_SCRIPT = join(REPO_ROOT, 'dist', 'src', 'cli', 'main.js');
 let server: ChildProcess | undefined;
 let root = '';
@@ -27,18 +19,9 @@ before(async () => {
   assert.equal(made.status, 0, made.stderr);
   key = made.stdout.trim();
   assert.ok(key.length >= 20, `a key on stdout alone: ${JSON.stringify(made.stdout)}`);
-  server = spawn(process.execPath, [START_SCRIPT, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  server.stderr!.on('data', (c) => (stderr += c));
-  root = await new Promise<string>((resolve, reject) => {
-    server!.stdout!.on('data', (c) => {
-      stdout += c;
-      const m = /"url":"(http:\/\/[^"]+)".*"msg":"stratum is listening"/.exec(stdout);
-      if (m) resolve(m[1]!);
-    });
-    server!.on('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
-  });
+  const served = await startServeProcess(env, START_SCRIPT);
+  server = served.proc;
+  root = served.url;
 });
 
 after(() => {

@@ -1,15 +1,10 @@
 // Test helpers for the mesh and layer tests: small meshes built by hand and writers for the file
 // formats (binary/ASCII STL, OBJ, a minimal zip for 3MF).
 import { deflateRawSync } from 'node:zlib';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+import { MODELS, SHARED_DIR } from './shared-dir.js';
 
-/** The shared model corpus (../shared/models next to the repository), or null when absent. */
-export const MODELS_DIR = (() => {
-  const d = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/models');
-  return existsSync(d) ? d : null;
-})();
+/** The shared model corpus (see shared-dir.ts), or null when absent. */
+export const MODELS_DIR = SHARED_DIR ? MODELS : null;
 
 export interface TestMesh {
   positions: number[];
