@@ -1,5 +1,5 @@
-// In-process task change notifications (the embedded runtime). A distributed runtime would feed
-// the same interface from the database (e.g. PostgreSQL LISTEN/NOTIFY).
+// In-process task change notifications: the embedded runtime's bus, and the local delivery of the
+// distributed one (src/store/postgres/pg-task-event-bus.ts feeds it from LISTEN/NOTIFY).
 import type { TaskRecord } from './model.js';
 import type { TaskEventBus } from './ports.js';
 
@@ -33,6 +33,11 @@ export class LocalTaskEventBus implements TaskEventBus {
   subscribeAll(listener: Listener): () => void {
     this.all.add(listener);
     return () => this.all.delete(listener);
+  }
+
+  /** the tasks someone in this process listens to */
+  watchedTasks(): string[] {
+    return [...this.byTask.keys()];
   }
 
   /** number of per-task listeners (tests check that closed streams unsubscribe) */

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { TaskRecord } from '../../service/model.js';
 import type { TaskEventBus } from '../../service/ports.js';
+import { LocalTaskEventBus } from '../../service/task-event-bus.js';
 
 type Listener = (task: TaskRecord) => void;
 
@@ -37,8 +38,8 @@ export interface PgEventBusOptions {
 export class PgTaskEventBus implements TaskEventBus {
   private readonly origin = randomUUID();
   private readonly channel: string;
-  private readonly byTask = new Map<string, Set<Listener>>();
-  private readonly all = new Set<Listener>();
+  /** this process's listeners */
+  private readonly local = new LocalTaskEventBus();
   private listenClient: pg.Client | null = null;
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
@@ -74,20 +75,11 @@ export class PgTaskEventBus implements TaskEventBus {
   }
 
   subscribe(taskId: string, listener: Listener): () => void {
-    let set = this.byTask.get(taskId);
-    if (!set) this.byTask.set(taskId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      const s = this.byTask.get(taskId);
-      if (!s) return;
-      s.delete(listener);
-      if (s.size === 0) this.byTask.delete(taskId);
-    };
+    return this.local.subscribe(taskId, listener);
   }
 
   subscribeAll(listener: Listener): () => void {
-    this.all.add(listener);
-    return () => this.all.delete(listener);
+    return this.local.subscribeAll(listener);
   }
 
   /** resolves when every notification published so far has been sent */
@@ -105,10 +97,9 @@ export class PgTaskEventBus implements TaskEventBus {
   }
 
   private deliver(task: TaskRecord): void {
-    for (const l of this.all) safeCall(l, task);
-    const set = this.byTask.get(task.id);
-    if (set) for (const l of [...set]) safeCall(l, task);
+    this.local.publish(task);
   }
+
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'stratum-events' });
@@ -150,7 +141,7 @@ export class PgTaskEventBus implements TaskEventBus {
 
   /** after a reconnect: notifications sent meanwhile are lost, so watched tasks are read again */
   private async catchUp(): Promise<void> {
-    for (const id of [...this.byTask.keys()]) {
+    for (const id of this.local.watchedTasks()) {
       const task = await this.opts.readTask(id).catch(() => null);
       if (task) this.deliver(task);
     }
@@ -173,13 +164,5 @@ export class PgTaskEventBus implements TaskEventBus {
         (err) => this.opts.onError?.(err),
       );
     }
-  }
-}
-
-function safeCall(l: Listener, task: TaskRecord): void {
-  try {
-    l(task);
-  } catch {
-    /* a listener's failure must not stop the others */
   }
 }
