@@ -2,20 +2,14 @@
 // ./task-routes.ts; the same service core, accounts, keys and error bodies as v1.
 import type { FastifyInstance } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
-import { authenticate } from '../auth.js';
-import { interfaceErrorHandler, notFoundHandler } from '../errors.js';
-import { lenientJsonParser } from '../json-body.js';
+import { setUpInterfaceScope } from '../interface-scope.js';
 import { outputRoutes } from '../v1/output-routes.js';
 import { uploadRoutes } from '../v1/upload-routes.js';
 import { v0_3TaskRoutes } from './task-routes.js';
 
 export async function v0_3Api(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
   const { core } = opts;
-  app.setErrorHandler(interfaceErrorHandler);
-  app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onRequest', authenticate(core.accounts));
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, lenientJsonParser(app));
+  setUpInterfaceScope(app, core);
 
   await app.register(uploadRoutes, { core });
   await app.register(v0_3TaskRoutes, { core });

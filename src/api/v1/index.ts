@@ -3,9 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
-import { authenticate } from '../auth.js';
-import { interfaceErrorHandler, notFoundHandler } from '../errors.js';
-import { lenientJsonParser } from '../json-body.js';
+import { setUpInterfaceScope } from '../interface-scope.js';
 import { outputRoutes } from './output-routes.js';
 import { taskEventRoutes } from './task-event-routes.js';
 import { taskRoutes } from './task-routes.js';
@@ -13,11 +11,7 @@ import { uploadRoutes } from './upload-routes.js';
 
 export async function v1Api(app: FastifyInstance, opts: { core: ServiceCore; streams: Set<ServerResponse> }): Promise<void> {
   const { core } = opts;
-  app.setErrorHandler(interfaceErrorHandler);
-  app.setNotFoundHandler(notFoundHandler);
-  app.addHook('onRequest', authenticate(core.accounts));
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, lenientJsonParser(app));
+  setUpInterfaceScope(app, core);
 
   await app.register(uploadRoutes, { core });
   await app.register(taskRoutes, { core });
