@@ -262,19 +262,68 @@ test('no retraction at layer change unless retractAtLayerChange', () => {
   assert.equal(first(planLayers(layers, settings({ retractAtLayerChange: true }), ['m'])), 'retract');
 });
 
-test('extrusion amount matches width × height × length / filament area', () => {
+test('extrusion amount: bead cross-section × length / filament area, by free sides', () => {
   const isl = squareIsland(0, 0, 20000, { infill: [{ ...line('FILL', [2000, 10000, 12000, 10000]), flow: 0.5 }] });
   isl.walls = [];
   const s = settings({ flowMultiplier: 1.1 });
   const { plan } = planLayer(layerOf(1, [isl]), s, ['m'], { x: 2000, y: 10000 }, 5);
   const ex = plan.ops.filter((o) => o.op === 'extrude') as Array<{ e: number }>;
   assert.equal(ex.length, 1);
-  const expected = (1.1 * 0.5 * 0.4 * 0.2 * 10) / (Math.PI * (1.75 / 2) ** 2);
+  const fil = Math.PI * (1.75 / 2) ** 2;
+  // a sparse infill line has air on both sides: the rounded-rectangle section (w − h)·h + π h²/4
+  const stadium = (w: number, h: number) => (w - h) * h + (Math.PI * h * h) / 4;
+  const expected = (1.1 * 0.5 * stadium(0.4, 0.2) * 10) / fil;
   assert.ok(Math.abs(ex[0].e - expected) < 1e-9, `${ex[0].e} vs ${expected}`);
   // layer 0 uses its own (first-layer) height
   const l0 = { ...layerOf(0, [isl]), height: 300 };
   const e0 = (planLayer(l0, s, ['m'], { x: 2000, y: 10000 }, 5).plan.ops.find((o) => o.op === 'extrude') as { e: number }).e;
-  assert.ok(Math.abs(e0 - expected * 1.5) < 1e-9);
+  assert.ok(Math.abs(e0 - (1.1 * 0.5 * stadium(0.4, 0.3) * 10) / fil) < 1e-9);
+  // lines of a solid region lie side by side: the full rectangle
+  isl.infill = [{ ...line('FILL', [2000, 10000, 12000, 10000]), freeSides: 0 }];
+  const solid = planLayer(layerOf(1, [isl]), s, ['m'], { x: 2000, y: 10000 }, 5).plan.ops.find((o) => o.op === 'extrude') as { e: number };
+  assert.ok(Math.abs(solid.e - (1.1 * 0.4 * 0.2 * 10) / fil) < 1e-9);
+});
+
+test('walls: the outer and the innermost wall each have one free side, walls between walls none', () => {
+  // E per mm of path of each wall type on one layer
+  const perMm = (isl: IslandPaths) => {
+    const { plan } = planLayer(layerOf(1, [isl]), settings(), ['m'], { x: 0, y: 0 }, 5);
+    const out = new Map<FeatureType, { e: number; mm: number }>();
+    let type: FeatureType | null = null, x = 0, y = 0;
+    for (const o of plan.ops) {
+      if (o.op === 'feature') type = o.type;
+      if (o.op === 'extrude' && type) {
+        const f = out.get(type) ?? { e: 0, mm: 0 };
+        f.e += o.e;
+        f.mm += Math.hypot(o.x - x, o.y - y) / 1000;
+        out.set(type, f);
+      }
+      if (o.op === 'travel' || o.op === 'extrude') {
+        x = o.x;
+        y = o.y;
+      }
+    }
+    return new Map([...out].map(([k, v]) => [k, v.e / v.mm]));
+  };
+  const fil = Math.PI * (1.75 / 2) ** 2;
+  const rect = (0.4 * 0.2) / fil;
+  const side = (0.2 * 0.2 * (1 - Math.PI / 4)) / 2 / fil; // what one free side holds less
+  const two = perMm(squareIsland(0, 0, 20000));
+  assert.ok(Math.abs(two.get('WALL-OUTER')! - (rect - side)) < 1e-9);
+  assert.ok(Math.abs(two.get('WALL-INNER')! - (rect - side)) < 1e-9);
+  // three walls: the middle one lies between two walls
+  const three = squareIsland(0, 0, 20000);
+  three.walls.push([loop('WALL-INNER', sq(2.5 * W, 2.5 * W, 20000 - 5 * W))]);
+  const byLoop = planLayer(layerOf(1, [three]), settings(), ['m'], { x: 0, y: 0 }, 5).plan.ops.filter((o) => o.op === 'extrude') as Array<{ e: number }>;
+  const eInner = (s: number) => (4 * (s / 1000) * (rect - side));
+  const eMiddle = 4 * ((20000 - 3 * W) / 1000) * rect;
+  const total = byLoop.reduce((t, o) => t + o.e, 0);
+  const expected = 4 * ((20000 - W) / 1000) * (rect - side) + eMiddle + eInner(20000 - 5 * W);
+  assert.ok(Math.abs(total - expected) < 1e-6, `${total} vs ${expected}`);
+  // one wall only: air outside, infill inside
+  const one = squareIsland(0, 0, 20000);
+  one.walls = [one.walls[0]];
+  assert.ok(Math.abs(perMm(one).get('WALL-OUTER')! - (rect - 2 * side)) < 1e-9);
 });
 
 test('first-layer speeds; feature speeds above it', () => {

@@ -128,6 +128,11 @@ export interface ExtrusionPath {
    */
   densityRegion?: number;
   /**
+   * sides of the bead (0–2) no neighbouring bead presses against, which bulge round and hold less
+   * plastic (see beadArea in plan/flow.ts); undefined: the planner's rule for the path's feature
+   */
+  freeSides?: number;
+  /**
    * a bridge line (skin over air): printed at its `speed` and `flow` with the bridge fan, and marked
    * `;BRIDGE` after its `;TYPE:SKIN` in the G-code
    */

@@ -2,6 +2,6 @@
 export { planLayers, startPosition } from './plan-layers.js';
 export { planLayer, defaultSeamTarget, type PlanOptions, type PlannedLayer } from './layer-planner.js';
 export { fanPercent, applyMinLayerTime, minLayerTimeCap, simpleLayerTime } from './cooling.js';
-export { filamentPerUm2, pathSpeed } from './flow.js';
+export { beadArea, filamentPerUm2, pathSpeed } from './flow.js';
 export type { TravelStats } from './travel.js';
 export type { LayerPlan, PlanOp } from './types.js';

@@ -9,7 +9,7 @@ import type { CombRegion } from './comb.js';
 import { LayerOps } from './layer-ops.js';
 import { orderLoops, orderMonotonic, orderNearest, visitStart, type Visit } from './order.js';
 import { wallVisits } from './walls.js';
-import { filamentPerUm2, layerHeightUm, pathSpeed, travelSpeed, type PathRole } from './flow.js';
+import { beadArea, filamentPerUm3, freeSidesOf, layerHeightUm, pathSpeed, travelSpeed, type BeadContext, type PathRole } from './flow.js';
 import { TravelPlanner, type TravelStats } from './travel.js';
 import { capExtrusionSpeed, fanPercent, minLayerTimeCap } from './cooling.js';
 import type { SeamContext } from './seam.js';
@@ -99,7 +99,11 @@ export function planLayer(
   const fan = fanPercent(index, s);
   if (index === 0 || fan !== fanPercent(index - 1, s)) ops.fan(fan);
 
-  const perUm2 = filamentPerUm2(s, layerHeightUm(layer.height, index, s));
+  const perUm3 = filamentPerUm3(s);
+  const heightUm = layerHeightUm(layer.height, index, s);
+  // filament per µm of a path: its bead's cross-section (by its free sides) × the path's flow
+  const ePerUmOf = (path: ExtrusionPath, role: PathRole, ctx: BeadContext) =>
+    perUm3 * beadArea(path.width, heightUm, freeSidesOf(path, role, ctx)) * (path.flow ?? 1);
   const seam: SeamContext = { mode: s.seamPosition, target: options.seamTarget ?? defaultSeamTarget(s), seed: index, cache: new Map() };
   let outlineIndex: EdgeIndex | null = null;
   const outlines = () => (outlineIndex ??= new EdgeIndex(layer.islands.flatMap((i) => i.outline)));
@@ -130,12 +134,12 @@ export function planLayer(
     return true;
   };
 
-  const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null) => {
+  const print = (visits: Visit[], role: PathRole, region: (() => CombRegion | null) | null, bead: (p: ExtrusionPath) => BeadContext = () => ({})) => {
     let previous: Visit | null = null;
     for (const v of visits) {
       const [sx, sy] = visitStart(v);
       if (role === 'infill' && previous !== null) {
-        const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
+        const ePerUm = ePerUmOf(v.path, role, bead(v.path));
         if (connect(v, previous, sx, sy, region ? region() : null, ePerUm, pathSpeed(v.path, role, index, s))) {
           ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
           previous = v;
@@ -150,7 +154,7 @@ export function planLayer(
       forceRetract = false;
       inPart = region !== null;
       lastRegion = region;
-      const ePerUm = perUm2 * v.path.width * (v.path.flow ?? 1);
+      const ePerUm = ePerUmOf(v.path, role, bead(v.path));
       ops.extrudeVisit(v, ePerUm, pathSpeed(v.path, role, index, s));
     }
   };
@@ -173,7 +177,8 @@ export function planLayer(
     while (j < extras.length && extras[j].type === extras[i].type) j++;
     const run = extras.slice(i, j);
     const visits = run.every((p) => p.closed) ? orderLoops(run, extraSeam, ops.x, ops.y) : orderNearest(run, ops.x, ops.y);
-    print(visits, 'extra', null);
+    const skirtLoops = run[0].type === 'SKIRT' ? run.length : 1;
+    print(visits, 'extra', null, () => ({ skirtLoops }));
     i = j;
   }
 
@@ -200,12 +205,15 @@ export function planLayer(
     let built: CombRegion | null | undefined;
     const region = () => (built === undefined ? (built = combRegionOf(isl, s)) : built);
     const walls = isl.walls.map(printable);
+    const innermost = new Set(walls.length > 0 ? walls[walls.length - 1] : []);
+    const islandHasWalls = walls.some((w) => w.length > 0);
+    const bead = (p: ExtrusionPath): BeadContext => ({ innermostWall: innermost.has(p), islandHasWalls });
     const skin = printable(isl.skin);
     const bridges = skin.some((p) => p.bridge) ? skin.filter((p) => p.bridge) : [];
     const plainSkin = bridges.length ? skin.filter((p) => !p.bridge) : skin;
     const steps: Array<() => void> = [
-      () => print(wallVisits(walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region),
-      () => print(orderNearest(printable(isl.gapFill), ops.x, ops.y), 'gap', region),
+      () => print(wallVisits(walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region, bead),
+      () => print(orderNearest(printable(isl.gapFill), ops.x, ops.y), 'gap', region, bead),
       () => print((s.monotonicSkin ? orderMonotonic : orderNearest)(plainSkin, ops.x, ops.y), 'skin', region),
       () => printBridges(bridges, isl.model, region),
     ];

@@ -200,6 +200,8 @@ export function fillForLayer(
         for (const points of joined) {
           const path: ExtrusionPath = { type: 'FILL', points, closed: false, width: wInfill, model: iw.model };
           if (regions.length > 1) path.densityRegion = k;
+          // solid regions' lines lie side by side: no free sides (sparse ones have two)
+          if (r.density >= 100) path.freeSides = 0;
           infill.push(path);
         }
       });
