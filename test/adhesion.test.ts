@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { initGeometry } from '../src/engine/geom/clipper.js';
-import { bboxOf, signedArea } from '../src/engine/geom/path-math.js';
-import { skirt } from '../src/engine/adhesion/skirt.js';
+import { bboxOf, pathLength, signedArea } from '../src/engine/geom/path-math.js';
+import { convexHull, skirt } from '../src/engine/adhesion/skirt.js';
 import { brim } from '../src/engine/adhesion/brim.js';
 
 const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
@@ -26,6 +26,18 @@ test('skirt around parts that enclose a space prints no loop in the enclosed hol
   const loops = skirt(ring, { distance: 3000, loops: 1, minLength: 0, width: 400 });
   assert.equal(loops.length, 1);
   assert.ok(signedArea(loops[0].points) > 0);
+});
+
+test('skirt follows the convex hull of the first layer, not the notches between parts', async () => {
+  await initGeometry();
+  // two 10 mm squares 10 mm apart: the hull is 30 × 10 mm; a loop 6.2 mm out of it is the hull's
+  // perimeter plus a circle of 6.2 mm
+  const loops = skirt([square(0, 0, 10000), square(20000, 0, 10000)], { distance: 6000, loops: 1, minLength: 0, width: 400 });
+  assert.equal(loops.length, 1);
+  const expected = 2 * (30000 + 10000) + 2 * Math.PI * 6200;
+  const length = pathLength(loops[0].points, true);
+  assert.ok(Math.abs(length - expected) < 0.005 * expected, `${length} vs ${expected}`);
+  assert.deepEqual(convexHull([square(0, 0, 10), [5, 5, 2, 3]]), [0, 0, 10, 0, 10, 10, 0, 10]);
 });
 
 test('brim: loops touching the part out to the brim width, outermost first', async () => {
