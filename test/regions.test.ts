@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { initGeometry } from '../src/engine/geom/clipper.js';
 import { areaOf, bboxOf, pathLength } from '../src/engine/geom/path-math.js';
 import { computeWalls } from '../src/engine/regions/walls.js';
+import { fillForLayer, innerAreasByModel, wallsForLayer } from '../src/engine/regions/build.js';
 import { commonArea, splitSkin } from '../src/engine/regions/skins.js';
 import { gapFillLines } from '../src/engine/regions/gap-fill.js';
 import { connectAlongEdge } from '../src/engine/regions/infill-connect.js';
@@ -155,4 +156,34 @@ test('infill connectors run along the area edge, join the lines into one chain a
   const loose = connectAlongEdge(lines, area, { maxConnect: 100, anchor: 0, tolerance: 20 });
   assert.equal(loose.length, lines.length);
   assert.deepEqual(loose.map((l) => pathLength(l, false)).reduce((a, b) => a + b, 0), lineLen);
+});
+
+test('sparse infill lines are spaced so that the density is the share of the volume they fill', async () => {
+  await initGeometry();
+  const s = defaultSettings({ infillDensity: 20, infillPattern: 'lines' });
+  const side = 30000;
+  const g = { index: 10, z: 2200, height: 200, outlines: [[[0, 0, side, 0, side, side, 0, side]]] };
+  const walls = wallsForLayer(g, s);
+  const inner = innerAreasByModel(walls, 1);
+  const layer = fillForLayer(g, walls, () => inner, s);
+  const infill = layer.islands[0].infill;
+  assert.ok(infill.length > 0 && layer.islands[0].skin.length === 0);
+  // the 45° pieces of the chains are the lines: their offsets across the line direction
+  const offsets = new Set<number>();
+  for (const p of infill) {
+    for (let i = 0; i + 3 < p.points.length; i += 2) {
+      const [x0, y0, x1, y1] = p.points.slice(i, i + 4);
+      if (Math.abs(x1 - x0 - (y1 - y0)) < 2 && Math.abs(x1 - x0) > 1000) offsets.add(Math.round((y0 - x0) / Math.SQRT2));
+    }
+  }
+  const sorted = [...offsets].sort((a, b) => a - b);
+  const gaps = sorted.slice(1).map((v, i) => v - sorted[i]);
+  // a 0.4 × 0.2 mm bead with air on both sides fills (0.4 − 0.2 (1 − π/4)) mm of width: at 20 %
+  // its lines lie 1.785 mm apart (a full 0.4 mm rectangle would be 2.0 mm)
+  const spacing = (400 - 200 * (1 - Math.PI / 4)) / 0.2;
+  assert.ok(gaps.length > 5);
+  for (const d of gaps) assert.ok(Math.abs(d - spacing) <= 3, `lines ${d} µm apart, expected ${spacing.toFixed(0)}`);
+  // and they fill 20 % of the volume: bead section / spacing = 0.2 × height
+  const section = 400 * 200 - 200 * 200 * (1 - Math.PI / 4);
+  assert.ok(Math.abs(section / gaps[0] / 200 - 0.2) < 0.001);
 });
