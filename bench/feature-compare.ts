@@ -118,9 +118,11 @@ export function analyseGcode(file: string, text: string): FileFigures {
     }
     const L = layers[layer];
     if (L) {
-      L.z = Math.max(L.z, z);
       L.timeS += sim.moveTimes[i]!;
-      if (extruding) L.eMm += de[i]!;
+      if (extruding) {
+        L.z = z; // where the layer prints (not where the end G-code lifts to)
+        L.eMm += de[i]!;
+      }
     }
   }
   return { file, features, layers, totalS: sim.totalS + dwell, netEMm: netE };
