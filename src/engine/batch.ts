@@ -8,6 +8,7 @@ import type { LayerSpec } from './setup/layer-heights.js';
 import { sliceMesh } from './layers/index.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
+import { WallsMemo } from './regions/walls-memo.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
@@ -119,11 +120,12 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   const walls: Array<IslandWalls[] | undefined> = [];
   const inner: Array<Paths[] | undefined> = [];
   let wallsMade = lo;
+  const wallsMemo = new WallsMemo();
   const makeWalls = (end: number): void => {
     for (; wallsMade < end; wallsMade++) {
       const j = wallsMade;
       if ((j & 3) === 0) throwIfAborted(signal);
-      walls[j - lo] = wallsForLayer(geometryOf(j)!, s);
+      walls[j - lo] = wallsForLayer(geometryOf(j)!, s, wallsMemo);
       inner[j - lo] = innerAreasByModel(walls[j - lo]!, b.models.length);
     }
   };

@@ -6,6 +6,7 @@ import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from './types.js';
 import { islands, offset } from '../geom/clipper.js';
 import { computeWalls } from './walls.js';
+import type { WallsMemo } from './walls-memo.js';
 import { commonArea, splitSkin } from './skins.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
@@ -66,22 +67,24 @@ function lineWidthFor(layer: number, s: SliceSettings): number {
   return Math.round((layer === 0 ? s.firstLayerLineWidth : s.lineWidth) * MM);
 }
 
-/** Pass 1: islands and walls of one layer. */
-export function wallsForLayer(g: LayerGeometry, s: SliceSettings): IslandWalls[] {
+/** Pass 1: islands and walls of one layer (`memo` takes an island's walls from the layer below when it repeats it exactly). */
+export function wallsForLayer(g: LayerGeometry, s: SliceSettings, memo?: WallsMemo): IslandWalls[] {
   const w = lineWidthFor(g.index, s);
   const out: IslandWalls[] = [];
   g.outlines.forEach((outline, model) => {
     for (const island of islands(outline)) {
-      const r = computeWalls(island, {
+      const params = {
         width: w,
         wallCount: s.wallCount,
         model,
         minGapWidth: Math.round(s.minGapFillWidth * MM),
         gapFill: s.gapFill,
-      });
+      };
+      const r = memo ? memo.walls(island, params) : computeWalls(island, params);
       out.push({ model, outline: island, walls: r.walls, innerArea: r.innerArea, combArea: r.combArea, gaps: r.gaps });
     }
   });
+  memo?.nextLayer();
   return out;
 }
 
