@@ -9,6 +9,7 @@ import { sliceMesh } from './layers/index.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
 import { WallsMemo } from './regions/walls-memo.js';
+import { RecentResults } from './regions/recent-results.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
@@ -121,6 +122,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   const inner: Array<Paths[] | undefined> = [];
   let wallsMade = lo;
   const wallsMemo = new WallsMemo();
+  const recentFills = new RecentResults();
   const makeWalls = (end: number): void => {
     for (; wallsMade < end; wallsMade++) {
       const j = wallsMade;
@@ -148,7 +150,8 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     for (let i = c; i < cEnd; i++) {
       if ((i & 3) === 0) throwIfAborted(signal);
       const g = geometryOf(i)!;
-      const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s);
+      const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s, recentFills);
+      recentFills.nextLayer();
       layer.z = b.specs[i].z;
       if (i === 0) addAdhesion(layer, g, b, s);
       addRaftAndSupport(layer, g, b, s);

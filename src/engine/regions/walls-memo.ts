@@ -5,6 +5,7 @@
 // stays bounded, and a hit is checked point for point, never trusted on the hash alone.
 import type { Paths } from '../types.js';
 import { hashPaths, samePaths } from '../geom/path-math.js';
+import { islands } from '../geom/clipper.js';
 import { computeWalls, type WallParams, type WallResult } from './walls.js';
 
 interface Entry {
@@ -20,11 +21,24 @@ function sameParams(a: WallParams, b: WallParams): boolean {
 export class WallsMemo {
   private previous = new Map<number, Entry[]>();
   private current = new Map<number, Entry[]>();
+  private previousSections = new Map<number, { outline: Paths; islands: Paths[] }>();
+  private currentSections = new Map<number, { outline: Paths; islands: Paths[] }>();
+  /** islands whose walls came from the layer below */
+  hits = 0;
+
+  /** islands(outline), or the previous layer's split when model `model`'s section repeats it exactly. */
+  islands(outline: Paths, model: number): Paths[] {
+    const prev = this.previousSections.get(model);
+    const split = prev && samePaths(prev.outline, outline) ? prev.islands : islands(outline);
+    this.currentSections.set(model, { outline, islands: split });
+    return split;
+  }
 
   /** computeWalls(island, params), or the previous layer's result for the identical island. */
   walls(island: Paths, params: WallParams): WallResult {
     const key = hashPaths(island);
     const hit = this.previous.get(key)?.find((e) => sameParams(e.params, params) && samePaths(e.island, island));
+    if (hit) this.hits++;
     const result = hit ? copyResult(hit.result) : computeWalls(island, params);
     const list = this.current.get(key);
     const entry: Entry = { island, params, result };
@@ -37,6 +51,8 @@ export class WallsMemo {
   nextLayer(): void {
     this.previous = this.current;
     this.current = new Map();
+    this.previousSections = this.currentSections;
+    this.currentSections = new Map();
   }
 }
 
