@@ -2,9 +2,9 @@
 // the last few layers, and the pattern phases that decide when two layers' infill lines are alike.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initGeometry } from '../src/engine/geom/clipper.js';
+import { initGeometry, islands } from '../src/engine/geom/clipper.js';
 import { computeWalls } from '../src/engine/regions/walls.js';
-import { WallsMemo } from '../src/engine/regions/walls-memo.js';
+import { WallsMemo, sectionIslands } from '../src/engine/regions/walls-memo.js';
 import { RecentResults } from '../src/engine/regions/recent-results.js';
 import { infillLines, infillPhase, type InfillParams } from '../src/engine/infill/index.js';
 import { samePaths, hashPaths } from '../src/engine/geom/path-math.js';
@@ -113,4 +113,17 @@ test('infill phases: layers in the same phase get the very same lines, at any he
     assert.equal(infillPhase(p), undefined);
     assert.notDeepEqual(infillLines(area, p), infillLines(area, { ...p, layerIndex: 6, z: 1500 }));
   }
+});
+
+test('a cross-section of one counter-clockwise loop is one island as it stands; others go through the polygon tree', async () => {
+  await initGeometry();
+  const loop = square(0, 0, 10000);
+  const one = sectionIslands([loop]);
+  assert.equal(one.length, 1);
+  assert.equal(one[0][0], loop);
+  // a lone clockwise loop goes through the tree like anything else
+  assert.deepEqual(sectionIslands([holeCW(0, 0, 1000)]), islands([holeCW(0, 0, 1000)]));
+  // a loop with a hole and a second loop: two islands
+  const two = sectionIslands([square(0, 0, 10000), holeCW(2000, 2000, 1000), square(20000, 0, 5000)]);
+  assert.deepEqual(two.map((i) => i.length).sort(), [1, 2]);
 });

@@ -4,9 +4,9 @@
 import type { ExtrusionPath, Paths } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from './types.js';
-import { islands, offset } from '../geom/clipper.js';
+import { offset } from '../geom/clipper.js';
 import { computeWalls } from './walls.js';
-import type { WallsMemo } from './walls-memo.js';
+import { sectionIslands, type WallsMemo } from './walls-memo.js';
 import { commonArea, splitSkin } from './skins.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
@@ -73,7 +73,7 @@ export function wallsForLayer(g: LayerGeometry, s: SliceSettings, memo?: WallsMe
   const w = lineWidthFor(g.index, s);
   const out: IslandWalls[] = [];
   g.outlines.forEach((outline, model) => {
-    for (const island of memo ? memo.islands(outline, model) : islands(outline)) {
+    for (const island of memo ? memo.islands(outline, model) : sectionIslands(outline)) {
       const params = {
         width: w,
         wallCount: s.wallCount,

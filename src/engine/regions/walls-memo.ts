@@ -4,7 +4,7 @@
 // they were about a third of such a layer's work. Only the previous layer is remembered, so memory
 // stays bounded, and a hit is checked point for point, never trusted on the hash alone.
 import type { Paths } from '../types.js';
-import { hashPaths, samePaths } from '../geom/path-math.js';
+import { hashPaths, samePaths, signedArea } from '../geom/path-math.js';
 import { islands } from '../geom/clipper.js';
 import { computeWalls, type WallParams, type WallResult } from './walls.js';
 
@@ -29,7 +29,7 @@ export class WallsMemo {
   /** islands(outline), or the previous layer's split when model `model`'s section repeats it exactly. */
   islands(outline: Paths, model: number): Paths[] {
     const prev = this.previousSections.get(model);
-    const split = prev && samePaths(prev.outline, outline) ? prev.islands : islands(outline);
+    const split = prev && samePaths(prev.outline, outline) ? prev.islands : sectionIslands(outline);
     this.currentSections.set(model, { outline, islands: split });
     return split;
   }
@@ -67,4 +67,14 @@ function copyResult(r: WallResult): WallResult {
     combArea: r.combArea,
     gaps: r.gaps,
   };
+}
+
+/**
+ * The islands of a layer's cross-section. The slicer hands over clean areas only (loops that neither
+ * cross nor touch, wound by nesting, or else the union's output), so a lone counter-clockwise loop
+ * is one island as it stands and needs no polygon tree.
+ */
+export function sectionIslands(section: Paths): Paths[] {
+  if (section.length === 1 && section[0].length >= 6 && signedArea(section[0]) > 0) return [section];
+  return islands(section);
 }
