@@ -291,6 +291,25 @@ export function simplify(paths: Paths, epsilon: number, closed = true): Paths {
 /** An area with its holes: `[outer, ...holes]`. */
 export type Island = Paths;
 
+/**
+ * islands() of an area that is already clean (Clipper's own output, or a slicer cross-section:
+ * loops that neither cross nor touch, outer ones counter-clockwise): a lone counter-clockwise loop
+ * is its own island, with no polygon tree to build. Anything else goes through islands().
+ */
+export function cleanIslands(paths: Paths): Island[] {
+  if (paths.length === 1 && paths[0].length >= 6 && signedAreaOf(paths[0]) > 0) return [[paths[0]]];
+  return islands(paths);
+}
+
+function signedAreaOf(p: Path): number {
+  let a = 0;
+  for (let i = 0, n = p.length; i < n; i += 2) {
+    const j = i + 2 === n ? 0 : i + 2;
+    a += p[i] * p[j + 1] - p[j] * p[i + 1];
+  }
+  return a / 2;
+}
+
 /** Splits areas into islands (each outer contour with its direct holes), via a Clipper PolyTree. */
 export function islands(paths: Paths, fill: FillKind = 'nonzero'): Island[] {
   if (paths.length === 0) return [];

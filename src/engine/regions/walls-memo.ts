@@ -4,8 +4,8 @@
 // they were about a third of such a layer's work. Only the previous layer is remembered, so memory
 // stays bounded, and a hit is checked point for point, never trusted on the hash alone.
 import type { Paths } from '../types.js';
-import { hashPaths, samePaths, signedArea } from '../geom/path-math.js';
-import { islands } from '../geom/clipper.js';
+import { hashPaths, samePaths } from '../geom/path-math.js';
+import { cleanIslands } from '../geom/clipper.js';
 import { computeWalls, type WallParams, type WallResult } from './walls.js';
 
 interface Entry {
@@ -75,6 +75,5 @@ function copyResult(r: WallResult): WallResult {
  * is one island as it stands and needs no polygon tree.
  */
 export function sectionIslands(section: Paths): Paths[] {
-  if (section.length === 1 && section[0].length >= 6 && signedArea(section[0]) > 0) return [section];
-  return islands(section);
+  return cleanIslands(section);
 }
