@@ -6,6 +6,8 @@ import { initGeometry, islands } from '../src/engine/geom/clipper.js';
 import { computeWalls } from '../src/engine/regions/walls.js';
 import { WallsMemo, sectionIslands } from '../src/engine/regions/walls-memo.js';
 import { RecentResults } from '../src/engine/regions/recent-results.js';
+import { CoverCache } from '../src/engine/regions/cover-cache.js';
+import { commonArea } from '../src/engine/regions/skins.js';
 import { infillLines, infillPhase, type InfillParams } from '../src/engine/infill/index.js';
 import { samePaths, hashPaths } from '../src/engine/geom/path-math.js';
 import type { InfillPattern } from '../src/engine/settings.js';
@@ -126,4 +128,28 @@ test('a cross-section of one counter-clockwise loop is one island as it stands; 
   // a loop with a hole and a second loop: two islands
   const two = sectionIslands([square(0, 0, 10000), holeCW(2000, 2000, 1000), square(20000, 0, 5000)]);
   assert.deepEqual(two.map((i) => i.length).sort(), [1, 2]);
+});
+
+test('skin detection intersects a run of layers once for the layer below it and the layer above it', async () => {
+  await initGeometry();
+  const layers = [0, 1, 2, 3, 4, 5].map((k) => [square(k * 100, 0, 10000)]);
+  const covers = new CoverCache(3);
+  const run = [layers[1], layers[2], layers[3]];
+  const first = covers.common(run);
+  assert.deepEqual(first, commonArea(run));
+  covers.nextLayer();
+  covers.nextLayer();
+  assert.equal(covers.common([layers[1], layers[2], layers[3]]), first);
+  assert.equal(covers.hits, 1);
+  // another run, or the same areas in another order or length: computed, and right
+  assert.deepEqual(covers.common([layers[2], layers[3], layers[4]]), commonArea([layers[2], layers[3], layers[4]]));
+  assert.deepEqual(covers.common([layers[1], layers[2]]), commonArea([layers[1], layers[2]]));
+  assert.equal(covers.hits, 1);
+  // off the model's end (a missing layer) or an empty layer covers nothing
+  assert.deepEqual(covers.common([layers[1], undefined]), []);
+  assert.deepEqual(covers.common([layers[1], []]), []);
+  // forgotten once no later layer can ask for it
+  for (let i = 0; i < 4; i++) covers.nextLayer();
+  covers.common(run);
+  assert.equal(covers.hits, 1);
 });

@@ -10,6 +10,7 @@ import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type 
 import type { LayerRegions } from './regions/types.js';
 import { WallsMemo } from './regions/walls-memo.js';
 import { RecentResults } from './regions/recent-results.js';
+import { CoverCache } from './regions/cover-cache.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
@@ -123,6 +124,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   let wallsMade = lo;
   const wallsMemo = new WallsMemo();
   const recentFills = new RecentResults();
+  const covers = new CoverCache(s.topLayers + s.bottomLayers + 1);
   const makeWalls = (end: number): void => {
     for (; wallsMade < end; wallsMade++) {
       const j = wallsMade;
@@ -150,8 +152,9 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     for (let i = c; i < cEnd; i++) {
       if ((i & 3) === 0) throwIfAborted(signal);
       const g = geometryOf(i)!;
-      const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s, recentFills);
+      const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s, recentFills, covers);
       recentFills.nextLayer();
+      covers.nextLayer();
       layer.z = b.specs[i].z;
       if (i === 0) addAdhesion(layer, g, b, s);
       addRaftAndSupport(layer, g, b, s);

@@ -16,6 +16,7 @@ import { reachEdge } from './line-ends.js';
 import { sortMonotonic } from './monotonic.js';
 import { infillLines, infillPhase, solidLines } from '../infill/index.js';
 import type { RecentResults } from './recent-results.js';
+import type { CoverCache } from './cover-cache.js';
 import { densityRegions, fieldAreas, layerOverrides, type DensityOverride, type FieldUm, type LayerModifier } from './density.js';
 
 const MM = 1000;
@@ -130,6 +131,7 @@ export function fillForLayer(
   innerOf: (j: number) => LayerAreas | undefined,
   s: SliceSettings,
   recent?: RecentResults,
+  covers?: CoverCache,
 ): LayerRegions {
   const w = lineWidthFor(g.index, s);
   const wInfill = Math.round((g.index === 0 ? s.firstLayerLineWidth : s.infillLineWidth) * MM);
@@ -141,12 +143,15 @@ export function fillForLayer(
   const coveredAbove: Paths[] = [];
   const coveredBelow: Paths[] = [];
   for (let m = 0; m < g.outlines.length; m++) {
+    // both runs bottom to top: the run above one layer is the run below another, and `covers`
+    // intersects it once for both
     const above: Array<Paths | undefined> = [];
     for (let k = 1; k <= s.topLayers; k++) above.push(innerOf(g.index + k)?.[m]);
     const below: Array<Paths | undefined> = [];
-    for (let k = 1; k <= s.bottomLayers; k++) below.push(g.index - k < 0 ? undefined : innerOf(g.index - k)?.[m]);
-    coveredAbove.push(s.topLayers > 0 ? commonArea(above) : g.outlines[m]);
-    coveredBelow.push(s.bottomLayers > 0 ? commonArea(below) : g.outlines[m]);
+    for (let k = s.bottomLayers; k >= 1; k--) below.push(g.index - k < 0 ? undefined : innerOf(g.index - k)?.[m]);
+    const common = (run: Array<Paths | undefined>) => (covers ? covers.common(run) : commonArea(run));
+    coveredAbove.push(s.topLayers > 0 ? common(above) : g.outlines[m]);
+    coveredBelow.push(s.bottomLayers > 0 ? common(below) : g.outlines[m]);
   }
   // per model: the density overrides on this layer (computed once, shared by the model's islands)
   const overridesOf: Array<DensityOverride[] | undefined> = [];
