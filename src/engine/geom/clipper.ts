@@ -2,6 +2,7 @@
 // (clipper2-wasm: the fastest Clipper2 build measured here). Every WASM object is deleted (the two
 // reused input vectors cleared) in a `finally`, since the WASM heap never shrinks. Call `initGeometry()` once before any other function.
 import type { Path, Paths } from '../types.js';
+import { signedArea } from './path-math.js';
 import type * as C2 from 'clipper2-wasm/dist/clipper2z.js';
 import factory from 'clipper2-wasm/dist/es/clipper2z.js';
 
@@ -297,17 +298,8 @@ export type Island = Paths;
  * is its own island, with no polygon tree to build. Anything else goes through islands().
  */
 export function cleanIslands(paths: Paths): Island[] {
-  if (paths.length === 1 && paths[0].length >= 6 && signedAreaOf(paths[0]) > 0) return [[paths[0]]];
+  if (paths.length === 1 && paths[0].length >= 6 && signedArea(paths[0]) > 0) return [[paths[0]]];
   return islands(paths);
-}
-
-function signedAreaOf(p: Path): number {
-  let a = 0;
-  for (let i = 0, n = p.length; i < n; i += 2) {
-    const j = i + 2 === n ? 0 : i + 2;
-    a += p[i] * p[j + 1] - p[j] * p[i + 1];
-  }
-  return a / 2;
 }
 
 /** Splits areas into islands (each outer contour with its direct holes), via a Clipper PolyTree. */
