@@ -50,8 +50,10 @@ export interface BeadContext {
 /**
  * Free sides of a path's bead: the outer wall's outside (air, or a hole); the innermost wall's
  * inside, which sparse infill touches only here and there (skin overlap fills it where skin lies);
- * both sides of sparse infill and support lines; the two edges of the skirt. Walls between walls,
- * skin lines, gap fill between walls, brim and raft lines lie against neighbours.
+ * both sides of sparse infill lines; the two edges of the skirt. Walls between walls, skin lines,
+ * gap fill between walls, brim and raft lines lie against neighbours. Support keeps the full
+ * rectangle for now: its lines are spaced by their bead width, and a rounder section would thin it
+ * below its density without the matching spacing.
  */
 export function freeSidesOf(path: ExtrusionPath, role: PathRole, ctx: BeadContext = {}): number {
   if (path.freeSides !== undefined) return path.freeSides;
@@ -62,7 +64,6 @@ export function freeSidesOf(path: ExtrusionPath, role: PathRole, ctx: BeadContex
     case 'WALL-INNER':
       return ctx.innermostWall ? 1 : 0;
     case 'FILL':
-    case 'SUPPORT':
       return role === 'skin' ? 0 : 2;
     case 'SKIRT':
       return 2 / Math.max(1, ctx.skirtLoops ?? 1);
