@@ -41,9 +41,6 @@ export const bundleFiles = (dir: string) => ({
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-// Node's own CommonJS wrapper, so the bundle sees require, module and __dirname as a .cjs file would.
-const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
-
 /** The cache's bytes when they are the ones made for this bundle source on this V8, else undefined. */
 function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffer | undefined {
   let meta: BundleMeta;
@@ -69,8 +66,9 @@ export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boo
   try {
     const source = readFileSync(files.bundle, 'utf8');
     const cachedData = opts.useCache === false ? undefined : readCache(files, source);
-    const script = new Script(wrap(source), { filename: files.bundle, cachedData });
+    const script = new Script(source, { filename: files.bundle, cachedData });
     const cache: CacheState = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    // the file is the code inside Node's CommonJS wrapper: a function of (exports, require, module, …)
     const module = { exports: {} as { runSliceCli?: SliceBundle['runSliceCli'] } };
     const init = script.runInThisContext() as (...args: unknown[]) => void;
     init(module.exports, createRequire(files.bundle), module, files.bundle, dirname(files.bundle));
