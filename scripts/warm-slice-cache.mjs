@@ -40,8 +40,10 @@ try {
   const cache = bundle.script.createCachedData();
   const files = bundleFiles(BUNDLE_DIR);
   const source = (await import('node:fs')).readFileSync(files.bundle, 'utf8');
+  const meta = describeCache(source, cache, flags);
+  if (!meta) throw new Error('this Node has no zlib.crc32 (20.15+) to check the cache with');
   writeFileSync(files.cache, cache);
-  writeFileSync(files.meta, JSON.stringify(describeCache(source, cache, flags), null, 2) + '\n');
+  writeFileSync(files.meta, JSON.stringify(meta, null, 2) + '\n');
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

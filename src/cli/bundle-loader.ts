@@ -4,19 +4,19 @@
 // functions. Any doubt about the files gives null (or a run without the cache), and the launcher
 // falls back to the plain modules in dist/src: the bundle is a start-up optimisation, never a
 // requirement.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
+import * as zlib from 'node:zlib';
 
 /** What the build writes beside the bundle, to tell whether the cache belongs to this bundle and this V8. */
 export interface BundleMeta {
-  /** sha256 of the bundle's source: V8 itself checks only the source's length */
-  bundleSha256: string;
-  /** sha256 of the cache file: V8 checks its own checksum only in debug builds */
-  cacheSha256: string;
+  /** CRC-32 of the bundle's source: V8 itself checks only the source's length */
+  bundleCrc32: number;
+  /** CRC-32 of the cache file: V8 checks its own checksum only in debug builds */
+  cacheCrc32: number;
   /** process.versions.v8 of the node that made the cache */
   v8: string;
   /** the V8 flags the cache was made with (V8 rejects a cache made with other flags) */
@@ -39,7 +39,9 @@ export const bundleFiles = (dir: string) => ({
   meta: join(dir, 'slice.meta.json'),
 });
 
-const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
+// zlib.crc32 (Node 20.15+): the engine loads node:zlib anyway, where node:crypto would cost ~6 ms to
+// load. On an older Node no checksum can be taken and the cache is not used.
+const crc32 = (zlib as { crc32?: (data: string | Uint8Array) => number }).crc32;
 
 /** The cache's bytes when they are the ones made for this bundle source on this V8, else undefined. */
 function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffer | undefined {
@@ -51,8 +53,8 @@ function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffe
   } catch {
     return undefined;
   }
-  if (meta.v8 !== process.versions.v8) return undefined;
-  if (meta.bundleSha256 !== sha256(source) || meta.cacheSha256 !== sha256(cache)) return undefined;
+  if (meta.v8 !== process.versions.v8 || !crc32) return undefined;
+  if (meta.bundleCrc32 !== crc32(source) || meta.cacheCrc32 !== crc32(cache)) return undefined;
   return cache;
 }
 
@@ -83,6 +85,7 @@ export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boo
 }
 
 /** The meta record for a cache made now from `script` (the build's last step). */
-export function describeCache(source: string, cache: Uint8Array, flags: string[]): BundleMeta {
-  return { bundleSha256: sha256(source), cacheSha256: sha256(cache), v8: process.versions.v8, flags };
+export function describeCache(source: string, cache: Uint8Array, flags: string[]): BundleMeta | null {
+  if (!crc32) return null;
+  return { bundleCrc32: crc32(source), cacheCrc32: crc32(cache), v8: process.versions.v8, flags };
 }
