@@ -4,9 +4,9 @@
 // `stratum slice` (src/cli/bundle-loader.ts) and falls back to the plain modules without them.
 // Without esbuild (a production-only install) it builds nothing and says so: the CLI still works.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,7 +40,7 @@ const rewriteForCommonJs = {
 };
 
 rmSync(outDir, { recursive: true, force: true });
-await esbuild.build({
+const { metafile } = await esbuild.build({
   entryPoints: [fileURLToPath(new URL('../dist/src/cli/slice-main.js', import.meta.url))],
   outfile,
   bundle: true,
@@ -63,12 +63,21 @@ await esbuild.build({
   },
   footer: { js: '})' },
   logLevel: 'warning',
+  metafile: true,
+  absWorkingDir: root,
 });
 
 const source = readFileSync(outfile, 'utf8');
 const leftover = source.match(/\bimport\([^)]*\)/);
 if (leftover) throw new Error(`build-slice-bundle: the bundle still calls ${leftover[0]}, which a vm.Script cannot run`);
 if (/[^\x00-\x7f]/.test(source)) throw new Error('build-slice-bundle: the bundle is not ASCII');
+
+// The files it was made from, so the launcher can tell a stale bundle (a bare tsc since) and skip it.
+const inputs = Object.keys(metafile.inputs).map((rel) => {
+  const st = statSync(join(root, rel));
+  return [rel.split('\\').join('/'), st.mtimeMs, st.size];
+});
+writeFileSync(new URL('slice.inputs.json', outDir), JSON.stringify(inputs) + '\n');
 
 // The cache must be made under the launcher's V8 flags: V8 rejects a cache made with other flags.
 const shebang = readFileSync(new URL('../bin/stratum.js', import.meta.url), 'utf8').split('\n', 1)[0];

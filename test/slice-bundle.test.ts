@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_DIR, bundleFiles, loadSliceBundle } from '../src/cli/bundle-loader.js';
-import type { BundleMeta } from '../src/cli/bundle-loader.js';
+import type { BundleInput, BundleMeta } from '../src/cli/bundle-loader.js';
 import { binaryStl, box, merge, soup, squareTube } from './mesh-fixtures.js';
 import { MODELS } from './shared-dir.js';
 
@@ -68,10 +68,11 @@ function bundleCopy(name: string): ReturnType<typeof bundleFiles> & { dir: strin
   const dir = join(work, name, 'dist', 'bundle');
   cpSync(BUNDLE_DIR, dir, { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(work, name, 'node_modules'));
+  symlinkSync(join(root, 'dist', 'src'), join(work, name, 'dist', 'src'));
   return { dir, ...bundleFiles(dir) };
 }
 
-test('a corrupt, foreign or missing cache is not given to V8, and the bundle still loads', () => {
+test('a corrupt, foreign or missing cache is not given to V8; a stale or broken bundle is not loaded', () => {
   const corrupt = bundleCopy('corrupt');
   const cache = readFileSync(corrupt.cache);
   for (let i = 64; i < cache.length; i += 97) cache[i] ^= 0x5a;
@@ -94,6 +95,16 @@ test('a corrupt, foreign or missing cache is not given to V8, and the bundle sti
   assert.equal(loadSliceBundle(bare.dir)?.cache, 'none');
 
   assert.equal(loadSliceBundle(join(work, 'no-such-dir')), null);
+  // stale: a file the bundle was made from changed since (a bare tsc), so its code is not run
+  const stale = bundleCopy('stale');
+  const inputs = JSON.parse(readFileSync(stale.inputs, 'utf8')) as BundleInput[];
+  assert.ok(inputs.some(([path]) => path === 'dist/src/cli/slice-command.js'));
+  inputs[0][1] -= 1000;
+  writeFileSync(stale.inputs, JSON.stringify(inputs));
+  assert.equal(loadSliceBundle(stale.dir), null);
+  const unknown = bundleCopy('unknown-inputs');
+  rmSync(unknown.inputs);
+  assert.equal(loadSliceBundle(unknown.dir), null);
   const broken = bundleCopy('broken');
   writeFileSync(broken.bundle, 'this is not javascript {');
   assert.equal(loadSliceBundle(broken.dir), null);

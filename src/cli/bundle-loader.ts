@@ -4,7 +4,7 @@
 // functions. Any doubt about the files gives null (or a run without the cache), and the launcher
 // falls back to the plain modules in dist/src: the bundle is a start-up optimisation, never a
 // requirement.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,25 @@ export const bundleFiles = (dir: string) => ({
   bundle: join(dir, 'slice.cjs'),
   cache: join(dir, 'slice.cache'),
   meta: join(dir, 'slice.meta.json'),
+  inputs: join(dir, 'slice.inputs.json'),
 });
+
+/** A file the bundle was made from: path from the package root, mtime (ms) and size when bundled. */
+export type BundleInput = [path: string, mtimeMs: number, size: number];
+
+/**
+ * Whether every file the bundle was made from is still the one it was made from. A bare `tsc`
+ * rewrites dist/src without rebuilding the bundle, which must not then run yesterday's code: the
+ * launcher uses the modules instead. About 130 stat calls, ~1.5 ms.
+ */
+function inputsUnchanged(files: ReturnType<typeof bundleFiles>, dir: string): boolean {
+  const inputs = JSON.parse(readFileSync(files.inputs, 'utf8')) as BundleInput[];
+  const root = join(dir, '..', '..');
+  return inputs.every(([path, mtimeMs, size]) => {
+    const st = statSync(join(root, path), { throwIfNoEntry: false });
+    return st !== undefined && st.mtimeMs === mtimeMs && st.size === size;
+  });
+}
 
 // zlib.crc32 (Node 20.15+): the engine loads node:zlib anyway, where node:crypto would cost ~6 ms to
 // load. On an older Node no checksum can be taken and the cache is not used.
@@ -60,12 +78,13 @@ function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffe
 
 /**
  * Compiles and runs the bundle's top level (which only defines its modules' functions) and gives
- * its entry point; null when the bundle is missing or fails to load. `useCache: false` compiles
+ * its entry point; null when the bundle is missing, stale (see inputsUnchanged) or fails to load. `useCache: false` compiles
  * without the cache (the build does that before it warms the code up and makes the cache).
  */
 export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boolean } = {}): SliceBundle | null {
   const files = bundleFiles(dir);
   try {
+    if (!inputsUnchanged(files, dir)) throw new Error('stale: a file it was built from has changed since (npm run build)');
     const source = readFileSync(files.bundle, 'utf8');
     const cachedData = opts.useCache === false ? undefined : readCache(files, source);
     const script = new Script(source, { filename: files.bundle, cachedData });
