@@ -8,6 +8,9 @@ import type { LayerSpec } from './setup/layer-heights.js';
 import { sliceMesh } from './layers/index.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
+import { WallsMemo } from './regions/walls-memo.js';
+import { RecentResults } from './regions/recent-results.js';
+import { CoverCache } from './regions/cover-cache.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
@@ -119,11 +122,14 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   const walls: Array<IslandWalls[] | undefined> = [];
   const inner: Array<Paths[] | undefined> = [];
   let wallsMade = lo;
+  const wallsMemo = new WallsMemo();
+  const recentFills = new RecentResults();
+  const covers = new CoverCache(s.topLayers + s.bottomLayers + 1);
   const makeWalls = (end: number): void => {
     for (; wallsMade < end; wallsMade++) {
       const j = wallsMade;
       if ((j & 3) === 0) throwIfAborted(signal);
-      walls[j - lo] = wallsForLayer(geometryOf(j)!, s);
+      walls[j - lo] = wallsForLayer(geometryOf(j)!, s, wallsMemo);
       inner[j - lo] = innerAreasByModel(walls[j - lo]!, b.models.length);
     }
   };
@@ -146,7 +152,9 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     for (let i = c; i < cEnd; i++) {
       if ((i & 3) === 0) throwIfAborted(signal);
       const g = geometryOf(i)!;
-      const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s);
+      const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s, recentFills, covers);
+      recentFills.nextLayer();
+      covers.nextLayer();
       layer.z = b.specs[i].z;
       if (i === 0) addAdhesion(layer, g, b, s);
       addRaftAndSupport(layer, g, b, s);

@@ -2,6 +2,7 @@
 // (clipper2-wasm: the fastest Clipper2 build measured here). Every WASM object is deleted (the two
 // reused input vectors cleared) in a `finally`, since the WASM heap never shrinks. Call `initGeometry()` once before any other function.
 import type { Path, Paths } from '../types.js';
+import { signedArea } from './path-math.js';
 import type * as C2 from 'clipper2-wasm/dist/clipper2z.js';
 import factory from 'clipper2-wasm/dist/es/clipper2z.js';
 
@@ -290,6 +291,16 @@ export function simplify(paths: Paths, epsilon: number, closed = true): Paths {
 
 /** An area with its holes: `[outer, ...holes]`. */
 export type Island = Paths;
+
+/**
+ * islands() of an area that is already clean (Clipper's own output, or a slicer cross-section:
+ * loops that neither cross nor touch, outer ones counter-clockwise): a lone counter-clockwise loop
+ * is its own island, with no polygon tree to build. Anything else goes through islands().
+ */
+export function cleanIslands(paths: Paths): Island[] {
+  if (paths.length === 1 && paths[0].length >= 6 && signedArea(paths[0]) > 0) return [[paths[0]]];
+  return islands(paths);
+}
 
 /** Splits areas into islands (each outer contour with its direct holes), via a Clipper PolyTree. */
 export function islands(paths: Paths, fill: FillKind = 'nonzero'): Island[] {

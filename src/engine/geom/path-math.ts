@@ -52,3 +52,30 @@ export function bboxOf(paths: Paths): BBox {
   }
   return { minX, minY, maxX, maxY };
 }
+
+/** The same point lists in the same order (the same array counts as equal without a look). */
+export function samePath(a: Path, b: Path): boolean {
+  if (a === b) return true;
+  const n = a.length;
+  if (n !== b.length) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The same paths in the same order, each point for point. */
+export function samePaths(a: Paths, b: Paths): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!samePath(a[i], b[i])) return false;
+  return true;
+}
+
+/** A 32-bit hash of an area's coordinates (FNV-1a over the integers), for finding repeats. */
+export function hashPaths(paths: Paths): number {
+  let h = 0x811c9dc5 ^ paths.length;
+  for (const p of paths) {
+    h = Math.imul(h ^ p.length, 0x01000193);
+    for (let i = 0; i < p.length; i++) h = Math.imul(h ^ (p[i] | 0), 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -40,3 +40,24 @@ export function infillLines(area: Paths, p: InfillParams): Paths {
   if (!pattern) throw new Error(`unknown infill pattern '${String(p.pattern)}'`);
   return pattern(area, p);
 }
+
+/**
+ * Where a layer stands in its pattern's cycle: two layers with the same area, parameters and phase
+ * get the same lines. undefined when the lines change with height (cubic, gyroid), so that no two
+ * layers are alike. A pattern that starts to use `layerIndex` or `z` must say so here.
+ */
+export function infillPhase(p: InfillParams): number | undefined {
+  if (p.density >= 100) return mod(p.layerIndex, 2);
+  switch (p.pattern) {
+    case 'lines':
+      return mod(p.layerIndex, 2);
+    case 'honeycomb':
+      return mod(p.layerIndex, 3);
+    case 'grid':
+    case 'triangles':
+    case 'concentric':
+      return 0;
+    default:
+      return undefined;
+  }
+}

@@ -13,8 +13,15 @@ import { MeshHoles } from './holes.js';
 import { isCleanArea, CleanAreaScratch } from './simple-area.js';
 import { simplifyLoop, SimplifyScratch } from './simplify-loop.js';
 
-/** Points closer than this (µm) to the line of their neighbours are dropped. */
-export const SIMPLIFY_TOLERANCE_UM = 5;
+/**
+ * Points closer than this (µm) to the line of their neighbours are dropped. 12 µm is about one
+ * full step of a common printer's X/Y axes (80 steps/mm) and within the peers' own resolutions
+ * (PrusaSlicer's G-code resolution 12.5 µm, CuraEngine's maximum deviation 25 µm). At 5 µm a finely
+ * tessellated mesh kept twice the points for no shape the printer can make: broken_extra_surface's
+ * G-code was 4.2 MB (2.2 MB now), and every stage after slicing paid for the points (−21 % CPU there,
+ * −17 % on the bunny); the outline deviation the quality tool measures did not grow on any model.
+ */
+export const SIMPLIFY_TOLERANCE_UM = 12;
 
 /** Extra detail about a slicing run, for tests and repair warnings. */
 export interface SliceReport {

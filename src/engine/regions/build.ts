@@ -4,8 +4,9 @@
 import type { ExtrusionPath, Paths } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from './types.js';
-import { islands, offset } from '../geom/clipper.js';
+import { offset } from '../geom/clipper.js';
 import { computeWalls } from './walls.js';
+import { sectionIslands, type WallsMemo } from './walls-memo.js';
 import { commonArea, splitSkin } from './skins.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
@@ -13,7 +14,9 @@ import { areaOf } from '../geom/path-math.js';
 import { gapFillLines } from './gap-fill.js';
 import { reachEdge } from './line-ends.js';
 import { sortMonotonic } from './monotonic.js';
-import { infillLines, solidLines } from '../infill/index.js';
+import { infillLines, infillPhase, solidLines } from '../infill/index.js';
+import type { RecentResults } from './recent-results.js';
+import type { CoverCache } from './cover-cache.js';
 import { densityRegions, fieldAreas, layerOverrides, type DensityOverride, type FieldUm, type LayerModifier } from './density.js';
 
 const MM = 1000;
@@ -66,22 +69,24 @@ function lineWidthFor(layer: number, s: SliceSettings): number {
   return Math.round((layer === 0 ? s.firstLayerLineWidth : s.lineWidth) * MM);
 }
 
-/** Pass 1: islands and walls of one layer. */
-export function wallsForLayer(g: LayerGeometry, s: SliceSettings): IslandWalls[] {
+/** Pass 1: islands and walls of one layer (`memo` takes an island's walls from the layer below when it repeats it exactly). */
+export function wallsForLayer(g: LayerGeometry, s: SliceSettings, memo?: WallsMemo): IslandWalls[] {
   const w = lineWidthFor(g.index, s);
   const out: IslandWalls[] = [];
   g.outlines.forEach((outline, model) => {
-    for (const island of islands(outline)) {
-      const r = computeWalls(island, {
+    for (const island of memo ? memo.islands(outline, model) : sectionIslands(outline)) {
+      const params = {
         width: w,
         wallCount: s.wallCount,
         model,
         minGapWidth: Math.round(s.minGapFillWidth * MM),
         gapFill: s.gapFill,
-      });
+      };
+      const r = memo ? memo.walls(island, params) : computeWalls(island, params);
       out.push({ model, outline: island, walls: r.walls, innerArea: r.innerArea, combArea: r.combArea, gaps: r.gaps });
     }
   });
+  memo?.nextLayer();
   return out;
 }
 
@@ -125,6 +130,8 @@ export function fillForLayer(
   walls: IslandWalls[],
   innerOf: (j: number) => LayerAreas | undefined,
   s: SliceSettings,
+  recent?: RecentResults,
+  covers?: CoverCache,
 ): LayerRegions {
   const w = lineWidthFor(g.index, s);
   const wInfill = Math.round((g.index === 0 ? s.firstLayerLineWidth : s.infillLineWidth) * MM);
@@ -136,12 +143,15 @@ export function fillForLayer(
   const coveredAbove: Paths[] = [];
   const coveredBelow: Paths[] = [];
   for (let m = 0; m < g.outlines.length; m++) {
+    // both runs bottom to top: the run above one layer is the run below another, and `covers`
+    // intersects it once for both
     const above: Array<Paths | undefined> = [];
     for (let k = 1; k <= s.topLayers; k++) above.push(innerOf(g.index + k)?.[m]);
     const below: Array<Paths | undefined> = [];
-    for (let k = 1; k <= s.bottomLayers; k++) below.push(g.index - k < 0 ? undefined : innerOf(g.index - k)?.[m]);
-    coveredAbove.push(s.topLayers > 0 ? commonArea(above) : g.outlines[m]);
-    coveredBelow.push(s.bottomLayers > 0 ? commonArea(below) : g.outlines[m]);
+    for (let k = s.bottomLayers; k >= 1; k--) below.push(g.index - k < 0 ? undefined : innerOf(g.index - k)?.[m]);
+    const common = (run: Array<Paths | undefined>) => (covers ? covers.common(run) : commonArea(run));
+    coveredAbove.push(s.topLayers > 0 ? common(above) : g.outlines[m]);
+    coveredBelow.push(s.bottomLayers > 0 ? common(below) : g.outlines[m]);
   }
   // per model: the density overrides on this layer (computed once, shared by the model's islands)
   const overridesOf: Array<DensityOverride[] | undefined> = [];
@@ -162,9 +172,9 @@ export function fillForLayer(
     const { bridges, rest } = bridgesHere
       ? splitBridges(solid, bottom, groundBelow(innerOf(g.index - 1), iw.model, w, s), w)
       : { bridges: [], rest: solid };
-    if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, iw.model);
+    if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, iw.model, 0, recent);
     for (const b of bridges) {
-      for (const path of skinPaths(b.area, w, b.angle, skinOverlap, iw.model, BRIDGE_INSET_SLACK_UM)) {
+      for (const path of skinPaths(b.area, w, b.angle, skinOverlap, iw.model, BRIDGE_INSET_SLACK_UM, recent)) {
         path.bridge = true;
         path.speed = s.bridgeSpeed;
         path.flow = s.bridgeFlow / 100;
@@ -174,29 +184,39 @@ export function fillForLayer(
     let infill: ExtrusionPath[] = [];
     const ov = sparse.length > 0 ? overrides(iw.model) : [];
     if (sparse.length > 0 && (s.infillDensity > 0 || ov.length > 0)) {
-      const area = offset(sparse, (s.infillOverlap / 100) * wInfill - wInfill / 2, 'miter', 3);
+      const grow = (s.infillOverlap / 100) * wInfill - wInfill / 2;
+      const shrink = () => offset(sparse, grow, 'miter', 3);
+      const area = recent ? recent.get(sparse, `infill-area:${grow}`, shrink) : shrink();
       // regions are cut from the already shrunk area, so lines of neighbouring densities meet at
       // their border; every pattern is anchored to the global grid, so they stay aligned there
       const regions = densityRegions(area, s.infillDensity, ov);
       regions.forEach((r, k) => {
-        const lines = infillLines(r.area, {
+        const params = {
           pattern: s.infillPattern,
           density: r.density,
           lineWidth: wInfill,
           angle: s.infillAngle,
           layerIndex: g.index,
           z: g.z,
-        });
+        };
         // only where one region fills the island: along a border between densities a connector would
         // add material neither side asked for
-        const joined =
-          regions.length === 1 && s.infillPattern !== 'concentric' && r.density < 100
+        const connect = regions.length === 1 && s.infillPattern !== 'concentric' && r.density < 100;
+        const draw = (): Paths => {
+          const lines = infillLines(r.area, params);
+          return connect
             ? connectAlongEdge(lines, r.area, {
                 maxConnect: (CONNECT_SPACINGS * wInfill * 100) / r.density,
                 anchor: (ANCHOR_SPACINGS * wInfill * 100) / r.density,
                 tolerance: 20,
               })
             : lines;
+        };
+        const phase = infillPhase(params);
+        const joined =
+          recent && phase !== undefined
+            ? recent.get(r.area, `infill:${params.pattern}:${params.density}:${wInfill}:${params.angle}:${phase}:${connect}`, draw)
+            : draw();
         for (const points of joined) {
           const path: ExtrusionPath = { type: 'FILL', points, closed: false, width: wInfill, model: iw.model };
           if (regions.length > 1) path.densityRegion = k;
@@ -228,10 +248,14 @@ export function fillForLayer(
  * the area and then stretched back out past its edge (by the skin overlap and a quarter line), so
  * that where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
  */
-function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number, slack = 0): ExtrusionPath[] {
-  const inset = offset(solid, -w / 2 + slack, 'miter', 3);
-  if (inset.length === 0) return [];
-  const lines = solidLines(inset, w, angle);
-  const reach = reachEdge(lines, 2 * w, offset(solid, overlap + w / 4, 'miter', 3));
-  return sortMonotonic(reach, angle).map((points) => ({ type: 'SKIN', points, closed: false, width: w, model }));
+function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number, slack = 0, recent?: RecentResults): ExtrusionPath[] {
+  const draw = (): Paths => {
+    const inset = offset(solid, -w / 2 + slack, 'miter', 3);
+    if (inset.length === 0) return [];
+    const lines = solidLines(inset, w, angle);
+    const reach = reachEdge(lines, 2 * w, offset(solid, overlap + w / 4, 'miter', 3));
+    return sortMonotonic(reach, angle);
+  };
+  const lines = recent ? recent.get(solid, `skin:${w}:${angle}:${overlap}:${slack}`, draw) : draw();
+  return lines.map((points) => ({ type: 'SKIN', points, closed: false, width: w, model }));
 }

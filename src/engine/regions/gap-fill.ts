@@ -4,7 +4,7 @@
 // loop into the line. Good for the strips walls leave (and for parts thinner than one wall); a
 // branching gap yields its longest branch.
 import type { ExtrusionPath, Path, Paths } from '../types.js';
-import { islands, offset } from '../geom/clipper.js';
+import { cleanIslands, offset } from '../geom/clipper.js';
 import { areaOf, pathLength } from '../geom/path-math.js';
 
 export interface GapFillParams {
@@ -17,7 +17,8 @@ export interface GapFillParams {
 
 export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
   const out: ExtrusionPath[] = [];
-  for (const island of islands(gaps)) {
+  // gaps and slivers are offsets' output: clean areas
+  for (const island of cleanIslands(gaps)) {
     const area = areaOf(island);
     if (area < p.minWidth * p.minWidth) continue;
     // half-width: for a strip of length L and width t, area = L·t and perimeter ≈ 2L, so
@@ -48,7 +49,7 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     // the sliver a few µm short of vanishing runs along the middle; a ring-shaped gap leaves a
     // ring-shaped sliver, whose middle is a closed loop
     const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
-    for (const part of islands(sliver)) {
+    for (const part of cleanIslands(sliver)) {
       const closed = part.length > 1;
       const line = closed ? part[0] : loopToLine(part[0]);
       if (line.length >= 4) {

@@ -3,7 +3,7 @@
 // A ledge half-way up therefore gets its own top skin.
 import type { Paths } from '../types.js';
 import { difference, intersection, offset, union } from '../geom/clipper.js';
-import { bboxOf, type BBox } from '../geom/path-math.js';
+import { bboxOf, samePaths, type BBox } from '../geom/path-math.js';
 
 /**
  * The area present on every one of the given layers' outlines (what covers a layer from above or
@@ -14,7 +14,8 @@ export function commonArea(outlines: Array<Paths | undefined>): Paths {
   let acc: Paths | null = null;
   for (const o of outlines) {
     if (!o || o.length === 0) return [];
-    acc = acc === null ? o : intersection(acc, o);
+    // layers of a prismatic part repeat one another point for point: nothing to intersect
+    acc = acc === null ? o : samePaths(acc, o) ? acc : intersection(acc, o);
     if (acc.length === 0) return [];
   }
   return acc ?? [];
@@ -47,9 +48,9 @@ export function splitSkin(
   // only the parts of the neighbours near this island matter: with many islands on a layer, this
   // keeps each island's booleans small
   const box = bboxOf(inner);
-  const bottom = difference(inner, near(coveredBelow, box));
+  const bottom = uncovered(inner, near(coveredBelow, box));
   if (allSolid) return { solid: inner, sparse: [], bottom };
-  const top = difference(inner, near(coveredAbove, box));
+  const top = uncovered(inner, near(coveredAbove, box));
   let solid = union([...top, ...bottom]);
   if (solid.length === 0) return { solid: [], sparse: inner, bottom };
   // drop slivers (a wall's worth of sloped surface) that would print as dust
@@ -61,6 +62,14 @@ export function splitSkin(
   solid = expand > 0 ? intersection(offset(solid, half + expand, 'round', 2, 25), inner) : offset(solid, half, 'miter', 3);
   const sparse = solid.length === 0 ? inner : difference(inner, solid);
   return { solid, sparse, bottom };
+}
+
+/**
+ * The part of `inner` that `cover` leaves bare. When the cover near the island is the island's own
+ * inner area again (the layers repeat it exactly), nothing is bare: no boolean needed.
+ */
+function uncovered(inner: Paths, cover: Paths): Paths {
+  return samePaths(inner, cover) ? [] : difference(inner, cover);
 }
 
 /**

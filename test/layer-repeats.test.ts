@@ -1,0 +1,155 @@
+// The repeats a prismatic part's layers allow: walls taken from the layer below, fills from one of
+// the last few layers, and the pattern phases that decide when two layers' infill lines are alike.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initGeometry, islands } from '../src/engine/geom/clipper.js';
+import { computeWalls } from '../src/engine/regions/walls.js';
+import { WallsMemo, sectionIslands } from '../src/engine/regions/walls-memo.js';
+import { RecentResults } from '../src/engine/regions/recent-results.js';
+import { CoverCache } from '../src/engine/regions/cover-cache.js';
+import { commonArea } from '../src/engine/regions/skins.js';
+import { infillLines, infillPhase, type InfillParams } from '../src/engine/infill/index.js';
+import { samePaths, hashPaths } from '../src/engine/geom/path-math.js';
+import type { InfillPattern } from '../src/engine/settings.js';
+
+const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
+const holeCW = (x: number, y: number, s: number) => [x, y, x, y + s, x + s, y + s, x + s, y];
+const params = { width: 400, wallCount: 2, model: 0, minGapWidth: 100, gapFill: true };
+const island = () => [square(0, 0, 20000), holeCW(5000, 5000, 3000)];
+
+test('walls of an island that repeats the layer below point for point come from there, equal to computing them', async () => {
+  await initGeometry();
+  const memo = new WallsMemo();
+  const first = memo.walls(island(), params);
+  memo.nextLayer();
+  const again = memo.walls(island(), params); // new arrays, same points
+  assert.equal(memo.hits, 1);
+  assert.deepEqual(again, computeWalls(island(), params));
+  // each layer owns its path objects (later stages mark them), over the same points
+  assert.notEqual(again.walls[0][0], first.walls[0][0]);
+  assert.equal(again.walls[0][0].points, first.walls[0][0].points);
+  memo.nextLayer();
+  // one micrometre off, another width, another model: computed anew, and right
+  const moved = [square(0, 0, 20001), holeCW(5000, 5000, 3000)];
+  assert.deepEqual(memo.walls(moved, params), computeWalls(moved, params));
+  assert.deepEqual(memo.walls(island(), { ...params, width: 420 }), computeWalls(island(), { ...params, width: 420 }));
+  assert.deepEqual(memo.walls(island(), { ...params, model: 1 }), computeWalls(island(), { ...params, model: 1 }));
+  assert.equal(memo.hits, 1);
+  // only the layer right below counts: two layers later the island is computed again
+  memo.nextLayer();
+  memo.nextLayer();
+  memo.walls(island(), params);
+  assert.equal(memo.hits, 1);
+});
+
+test('islands of a repeated cross-section are the layer below\'s split', async () => {
+  await initGeometry();
+  const memo = new WallsMemo();
+  const section = [square(0, 0, 10000), square(20000, 0, 10000)];
+  const a = memo.islands(section, 0);
+  assert.equal(a.length, 2);
+  memo.nextLayer();
+  assert.equal(memo.islands(section.map((p) => p.slice()), 0), a);
+  memo.nextLayer();
+  const b = memo.islands([square(0, 0, 10000)], 0);
+  assert.equal(b.length, 1);
+});
+
+test('recent results: drawn once while the same area and key come back within three layers', () => {
+  const recent = new RecentResults();
+  let draws = 0;
+  const draw = () => {
+    draws++;
+    return [[0, 0, 100, 100]];
+  };
+  const area = [square(0, 0, 1000)];
+  const first = recent.get(area, 'k', draw);
+  recent.nextLayer();
+  recent.nextLayer();
+  assert.equal(recent.get([square(0, 0, 1000)], 'k', draw), first);
+  assert.equal(draws, 1);
+  recent.get(area, 'other key', draw);
+  recent.get([square(0, 0, 1001)], 'k', draw);
+  assert.equal(draws, 3);
+  // carried forward on every hit; forgotten after more than three layers without one
+  for (let i = 0; i < 4; i++) recent.nextLayer();
+  recent.get(area, 'k', draw);
+  assert.equal(draws, 4);
+  assert.equal(recent.hits, 1);
+});
+
+test('a hash collision is never taken for a repeat: the points are compared', () => {
+  const a = [[1, 2, 3, 4, 5, 6]];
+  const b = [[1, 2, 3, 4, 5, 7]];
+  assert.equal(samePaths(a, b), false);
+  assert.notEqual(hashPaths(a), hashPaths(b));
+  assert.equal(samePaths(a, [[1, 2, 3, 4, 5, 6]]), true);
+});
+
+test('infill phases: layers in the same phase get the very same lines, at any height', async () => {
+  await initGeometry();
+  const area = [square(0, 0, 30000), holeCW(10000, 10000, 6000)];
+  const base = { density: 20, lineWidth: 400, angle: 45 };
+  const cases: Array<{ pattern: InfillPattern; density?: number; period: number }> = [
+    { pattern: 'lines', period: 2 },
+    { pattern: 'grid', period: 1 },
+    { pattern: 'triangles', period: 1 },
+    { pattern: 'concentric', period: 1 },
+    { pattern: 'honeycomb', period: 3 },
+    { pattern: 'gyroid', density: 100, period: 2 }, // solid: any pattern turns 90° every layer
+  ];
+  for (const c of cases) {
+    const at = (layerIndex: number): InfillParams => ({ ...base, pattern: c.pattern, density: c.density ?? base.density, layerIndex, z: 300 + 200 * layerIndex });
+    for (const layer of [1, 2, 3]) {
+      assert.equal(infillPhase(at(layer)), infillPhase(at(layer + c.period)), c.pattern);
+      assert.deepEqual(infillLines(area, at(layer + c.period)), infillLines(area, at(layer)), `${c.pattern} layer ${layer}`);
+    }
+    if (c.period > 1) {
+      assert.notEqual(infillPhase(at(1)), infillPhase(at(2)));
+      assert.notDeepEqual(infillLines(area, at(2)), infillLines(area, at(1)), c.pattern);
+    }
+  }
+  // patterns that change with height have no phase: never taken from another layer
+  for (const pattern of ['gyroid', 'cubic'] as const) {
+    const p: InfillParams = { ...base, pattern, layerIndex: 4, z: 1100 };
+    assert.equal(infillPhase(p), undefined);
+    assert.notDeepEqual(infillLines(area, p), infillLines(area, { ...p, layerIndex: 6, z: 1500 }));
+  }
+});
+
+test('a cross-section of one counter-clockwise loop is one island as it stands; others go through the polygon tree', async () => {
+  await initGeometry();
+  const loop = square(0, 0, 10000);
+  const one = sectionIslands([loop]);
+  assert.equal(one.length, 1);
+  assert.equal(one[0][0], loop);
+  // a lone clockwise loop goes through the tree like anything else
+  assert.deepEqual(sectionIslands([holeCW(0, 0, 1000)]), islands([holeCW(0, 0, 1000)]));
+  // a loop with a hole and a second loop: two islands
+  const two = sectionIslands([square(0, 0, 10000), holeCW(2000, 2000, 1000), square(20000, 0, 5000)]);
+  assert.deepEqual(two.map((i) => i.length).sort(), [1, 2]);
+});
+
+test('skin detection intersects a run of layers once for the layer below it and the layer above it', async () => {
+  await initGeometry();
+  const layers = [0, 1, 2, 3, 4, 5].map((k) => [square(k * 100, 0, 10000)]);
+  const covers = new CoverCache(3);
+  const run = [layers[1], layers[2], layers[3]];
+  const first = covers.common(run);
+  assert.deepEqual(first, commonArea(run));
+  covers.nextLayer();
+  covers.nextLayer();
+  assert.equal(covers.common([layers[1], layers[2], layers[3]]), first);
+  assert.equal(covers.hits, 1);
+  // another run, or the same areas in another order or length: computed, and right
+  assert.deepEqual(covers.common([layers[2], layers[3], layers[4]]), commonArea([layers[2], layers[3], layers[4]]));
+  assert.deepEqual(covers.common([layers[1], layers[2]]), commonArea([layers[1], layers[2]]));
+  assert.equal(covers.hits, 1);
+  // off the model's end (a missing layer) or an empty layer covers nothing
+  assert.deepEqual(covers.common([layers[1], undefined]), []);
+  assert.deepEqual(covers.common([layers[1], []]), []);
+  // forgotten once no later layer can ask for it
+  for (let i = 0; i < 4; i++) covers.nextLayer();
+  covers.common(run);
+  assert.equal(covers.hits, 1);
+});
