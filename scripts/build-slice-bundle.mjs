@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -75,7 +76,7 @@ if (/[^\x00-\x7f]/.test(source)) throw new Error('build-slice-bundle: the bundle
 // The files it was made from, so the launcher can tell a stale bundle (a bare tsc since) and skip it.
 const inputs = Object.keys(metafile.inputs).map((rel) => {
   const st = statSync(join(root, rel));
-  return [rel.split('\\').join('/'), st.mtimeMs, st.size];
+  return [rel.split('\\').join('/'), st.mtimeMs, st.size, zlib.crc32 ? zlib.crc32(readFileSync(join(root, rel))) : 0];
 });
 writeFileSync(new URL('slice.inputs.json', outDir), JSON.stringify(inputs) + '\n');
 

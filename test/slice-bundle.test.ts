@@ -101,6 +101,10 @@ test('a corrupt, foreign or missing cache is not given to V8; a stale or broken 
   assert.ok(inputs.some(([path]) => path === 'dist/src/cli/slice-command.js'));
   inputs[0][1] -= 1000;
   writeFileSync(stale.inputs, JSON.stringify(inputs));
+  // another time but the same size and content (a copy that did not keep times): still fresh
+  assert.notEqual(loadSliceBundle(stale.dir), null);
+  inputs[0][3] ^= 1;
+  writeFileSync(stale.inputs, JSON.stringify(inputs));
   assert.equal(loadSliceBundle(stale.dir), null);
   const unknown = bundleCopy('unknown-inputs');
   rmSync(unknown.inputs);
