@@ -9,7 +9,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
 COPY tsconfig.json ./
 COPY src ./src
-RUN npx tsc -p . && npm prune --omit=dev
+COPY scripts ./scripts
+COPY bin ./bin
+# the slice bundle and its V8 code cache (docs/architecture.md) need esbuild, a dev dependency: build
+# them before the prune. The cache is made by this image's node, which the final stage runs too.
+RUN npx tsc -p . && node scripts/build-slice-bundle.mjs && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 WORKDIR /app
@@ -17,6 +21,7 @@ ENV NODE_ENV=production STRATUM_DATA_DIR=/data PORT=8080
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/bundle ./dist/bundle
 COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node

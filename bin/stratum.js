@@ -10,10 +10,27 @@
 // on extra_surface) to the lower one, for a few % of CPU at most (--optimize-for-size: ~6 MiB less
 // again but +13–18 % CPU).
 // Thin launcher: the CLI is compiled from src/cli by `npm ci` (prepare) or `npm run build`.
-import('../dist/src/cli/main.js').catch((err) => {
+// `stratum slice` runs from the slice bundle (one file and a V8 code cache, made by the build:
+// scripts/build-slice-bundle.mjs), which starts a small model's slice faster than ~130 separate
+// modules; without a usable bundle (or with STRATUM_SLICE_BUNDLE=0) it runs from the modules.
+const fail = (err) => {
   if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
     console.error('stratum: not built yet; run `npm run build` first');
     process.exit(1);
   }
   throw err;
-});
+};
+const runBundled = async (argv) => {
+  const { loadSliceBundle } = await import('../dist/src/cli/bundle-loader.js');
+  const bundle = loadSliceBundle();
+  if (!bundle) return false;
+  process.exitCode = await bundle.runSliceCli(argv);
+  return true;
+};
+if (process.argv[2] === 'slice' && process.env.STRATUM_SLICE_BUNDLE !== '0') {
+  runBundled(process.argv.slice(3))
+    .then((done) => done || import('../dist/src/cli/main.js'))
+    .catch(fail);
+} else {
+  import('../dist/src/cli/main.js').catch(fail);
+}

@@ -2,15 +2,8 @@
 // Each command lives in its own module, loaded only when asked for, so `stratum printers` does not
 // load the engine and a command whose module is missing fails alone with a clear message.
 import { readFileSync } from 'node:fs';
-import {
-  EXIT_FAILURE,
-  EXIT_INTERRUPTED,
-  EXIT_OK,
-  EXIT_USAGE,
-  UsageError,
-  describeError,
-  isCancelled,
-} from './errors.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, describeError } from './errors.js';
+import { reportError } from './report-error.js';
 
 type CommandRun = (argv: string[]) => Promise<number>;
 
@@ -110,19 +103,6 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     return reportError(command, err);
   }
-}
-
-function reportError(command: string, err: unknown): number {
-  if (isCancelled(err)) return EXIT_INTERRUPTED;
-  if (process.env.STRATUM_DEBUG === '1') console.error(err);
-  // node:util parseArgs rejects unknown flags and missing values with these codes.
-  const code = (err as { code?: string } | null)?.code ?? '';
-  if (err instanceof UsageError || code.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`stratum ${command}: ${describeError(err)}\nrun \`stratum ${command} --help\` for usage\n`);
-    return EXIT_USAGE;
-  }
-  process.stderr.write(`stratum ${command}: error: ${describeError(err)}\n`);
-  return EXIT_FAILURE;
 }
 
 // Run when executed (directly or through bin/stratum.js), not when imported by a test.

@@ -11,7 +11,6 @@ import { fixed, formatDuration } from './format.js';
 import { createProgressBar } from './progress-bar.js';
 import { parseSetArgs, parseSupport } from './set-values.js';
 import { sigintAbort } from './sigint.js';
-import { sliceOnThread } from './slice-thread.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
 import type { HandedBytes } from './slice-in-process.js';
 import type { SliceSettings } from '../engine/index.js';
@@ -31,6 +30,8 @@ async function runSlice(input: HandedBytes, name: string, settings: SliceSetting
     // the thread takes the file's memory (transferred)
     const bytes = input.bytes!;
     input.bytes = null;
+    // loaded only here: node:worker_threads costs a few ms to load, which the main-thread path spares
+    const { sliceOnThread } = await import('./slice-thread.js');
     return sliceOnThread(bytes, name, settings, opts);
   }
   const { sliceInProcess } = await import('./slice-in-process.js');

@@ -1,0 +1,114 @@
+// Loads the slice bundle (dist/bundle/slice.cjs: `stratum slice` and everything it imports, in one
+// CommonJS file made by scripts/build-slice-bundle.mjs) as a vm.Script with the V8 code cache the
+// build made for it, so that a small model's slice skips resolving ~130 modules and compiling their
+// functions. Any doubt about the files gives null (or a run without the cache), and the launcher
+// falls back to the plain modules in dist/src: the bundle is a start-up optimisation, never a
+// requirement.
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+import * as zlib from 'node:zlib';
+
+/** What the build writes beside the bundle, to tell whether the cache belongs to this bundle and this V8. */
+export interface BundleMeta {
+  /** CRC-32 of the bundle's source: V8 itself checks only the source's length */
+  bundleCrc32: number;
+  /** CRC-32 of the cache file: V8 checks its own checksum only in debug builds */
+  cacheCrc32: number;
+  /** process.versions.v8 of the node that made the cache */
+  v8: string;
+  /** the V8 flags the cache was made with (V8 rejects a cache made with other flags) */
+  flags: string[];
+}
+
+export type CacheState = 'accepted' | 'rejected' | 'none';
+
+export interface SliceBundle {
+  runSliceCli: (argv: string[]) => Promise<number>;
+  /** accepted: V8 used the cache; rejected: V8 refused it; none: no usable cache file */
+  cache: CacheState;
+  script: Script;
+}
+
+export const BUNDLE_DIR = fileURLToPath(new URL('../../bundle/', import.meta.url));
+export const bundleFiles = (dir: string) => ({
+  bundle: join(dir, 'slice.cjs'),
+  cache: join(dir, 'slice.cache'),
+  meta: join(dir, 'slice.meta.json'),
+  inputs: join(dir, 'slice.inputs.json'),
+});
+
+/** A file the bundle was made from: path from the package root, mtime (ms), size and CRC-32 when bundled. */
+export type BundleInput = [path: string, mtimeMs: number, size: number, crc32: number];
+
+/**
+ * Whether every file the bundle was made from is still the one it was made from. A bare `tsc`
+ * rewrites dist/src without rebuilding the bundle, which must not then run yesterday's code: the
+ * launcher uses the modules instead. Same size and mtime is taken as unchanged (about 130 stat calls,
+ * ~1.5 ms); a file whose mtime moved but not its size (a copy that did not keep times) is compared by
+ * its CRC-32.
+ */
+function inputsUnchanged(files: ReturnType<typeof bundleFiles>, dir: string): boolean {
+  const inputs = JSON.parse(readFileSync(files.inputs, 'utf8')) as BundleInput[];
+  const root = join(dir, '..', '..');
+  return inputs.every(([path, mtimeMs, size, sum]) => {
+    const file = join(root, path);
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st === undefined || st.size !== size) return false;
+    return st.mtimeMs === mtimeMs || (crc32 !== undefined && crc32(readFileSync(file)) === sum);
+  });
+}
+
+// zlib.crc32 (Node 20.15+): the engine loads node:zlib anyway, where node:crypto would cost ~6 ms to
+// load. On an older Node no checksum can be taken and the cache is not used.
+const crc32 = (zlib as { crc32?: (data: string | Uint8Array) => number }).crc32;
+
+/** The cache's bytes when they are the ones made for this bundle source on this V8, else undefined. */
+function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffer | undefined {
+  let meta: BundleMeta;
+  let cache: Buffer;
+  try {
+    meta = JSON.parse(readFileSync(files.meta, 'utf8')) as BundleMeta;
+    cache = readFileSync(files.cache);
+  } catch {
+    return undefined;
+  }
+  if (meta.v8 !== process.versions.v8 || !crc32) return undefined;
+  if (meta.bundleCrc32 !== crc32(source) || meta.cacheCrc32 !== crc32(cache)) return undefined;
+  return cache;
+}
+
+/**
+ * Compiles and runs the bundle's top level (which only defines its modules' functions) and gives
+ * its entry point; null when the bundle is missing, stale (see inputsUnchanged) or fails to load. `useCache: false` compiles
+ * without the cache (the build does that before it warms the code up and makes the cache).
+ */
+export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boolean } = {}): SliceBundle | null {
+  const files = bundleFiles(dir);
+  try {
+    if (!inputsUnchanged(files, dir)) throw new Error('stale: a file it was built from has changed since (npm run build)');
+    const source = readFileSync(files.bundle, 'utf8');
+    const cachedData = opts.useCache === false ? undefined : readCache(files, source);
+    const script = new Script(source, { filename: files.bundle, cachedData });
+    const cache: CacheState = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    // the file is the code inside Node's CommonJS wrapper: a function of (exports, require, module, …)
+    const module = { exports: {} as { runSliceCli?: SliceBundle['runSliceCli'] } };
+    const init = script.runInThisContext() as (...args: unknown[]) => void;
+    init(module.exports, createRequire(files.bundle), module, files.bundle, dirname(files.bundle));
+    const runSliceCli = module.exports.runSliceCli;
+    if (typeof runSliceCli !== 'function') return null;
+    if (process.env.STRATUM_DEBUG === '1') process.stderr.write(`stratum: slice bundle loaded, code cache ${cache}\n`);
+    return { runSliceCli, cache, script };
+  } catch (err) {
+    if (process.env.STRATUM_DEBUG === '1') console.error('stratum: slice bundle not used:', err);
+    return null;
+  }
+}
+
+/** The meta record for a cache made now from `script` (the build's last step). */
+export function describeCache(source: string, cache: Uint8Array, flags: string[]): BundleMeta | null {
+  if (!crc32) return null;
+  return { bundleCrc32: crc32(source), cacheCrc32: crc32(cache), v8: process.versions.v8, flags };
+}
