@@ -1,9 +1,11 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --interrupt-budget=200000 --heap-growing-percent=60
+#!/usr/bin/env -S node --max-semi-space-size=2 --interrupt-budget=500000 --heap-growing-percent=60
 // A 2 MiB young generation (V8's default is 16) keeps peak memory about 30 MiB lower on a slice at
 // no measurable cost in time: a slice's garbage is mostly short-lived small arrays.
-// A 3× larger interrupt budget makes V8 wait longer before optimising a function: a small model's
-// slice spent ~40 % of its CPU in the optimising compiler on code that then hardly ran (CPU −5 to
-// −15 % on the small models, no change on 3DBenchy and the bunny, whose hot code still gets optimised).
+// A larger interrupt budget (7.4× V8 11.3's 67584) makes V8 wait longer before optimising a
+// function: a small model's slice spent ~40 % of its CPU in the optimising compiler on code that
+// then hardly ran. 200000 took CPU 5–15 % down on the small models; 500000 (with the slice bundle's
+// code cache) another 9–18 %, and 12 % on the bunny, 3DBenchy's wall time unchanged; 1000000 was
+// slower again (7 alternated runs each).
 // A fixed old-generation growth of 1.6× (V8 picks up to 4× when collection is cheap) keeps the peak
 // from depending on whether a major collection happens to come before the G-code is written: peak
 // RSS of 3DBenchy, broken_extra_surface and the bunny went from two modes (e.g. 89–94 or 105–113 MiB
