@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { ByteChunks } from '../src/engine/output/byte-chunks.js';
 import { MoveBuffer } from '../src/engine/output/move-buffer.js';
 import { writeGcode, writeGcodeBytes } from '../src/engine/output/gcode-writer.js';
+import { planSourceOf } from '../src/engine/output/plan-source.js';
 import { encodePlans, packedPlanSource, decodePlans } from '../src/engine/plan/codec.js';
 import { runLayerBatch, type LayerBatch } from '../src/engine/batch.js';
 import { layerSpecs } from '../src/engine/setup/layer-heights.js';
@@ -85,6 +86,21 @@ test('packed plans read one layer at a time give the same file; empty top layers
   // parts the writer is done with are let go
   assert.throws(() => source.get(0), /already let go/);
   assert.deepEqual(decodePlans(parts[2]!), plans.slice(9));
+});
+
+test('a small print walked once (its text kept from pass 1) gives the very file two walks give', () => {
+  const plans = Array.from({ length: 12 }, (_, i) => layer(i, true));
+  for (const overrides of [{}, { gcodeFlavor: 'klipper' as const, relativeExtrusion: true }, { gcodeFlavor: 'reprap' as const }]) {
+    const s = { ...defaultSettings(), ...overrides };
+    const once = writeGcodeBytes(planSourceOf(plans), s, META);
+    const twice = writeGcodeBytes(planSourceOf(plans), s, META, { keepTextMaxOps: 0 });
+    assert.equal(new TextDecoder().decode(once.output), new TextDecoder().decode(twice.output));
+    assert.deepEqual(once.stats, twice.stats);
+  }
+  // packed parts are let go as the single walk passes them, too
+  const source = packedPlanSource([encodePlans(plans.slice(0, 6)), encodePlans(plans.slice(6))]);
+  writeGcodeBytes(source, defaultSettings(), META);
+  assert.throws(() => source.get(0), /already let go/);
 });
 
 test('packed plans keep every field, also x and y that are not int32 values', () => {

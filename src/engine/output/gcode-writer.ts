@@ -49,18 +49,36 @@ export interface WrittenGcodeBytes {
   stats: GcodeStats;
 }
 
+export interface WriteOptions {
+  /** up to this many operations the layers are walked once, their text kept (default KEEP_TEXT_MAX_OPS) */
+  keepTextMaxOps?: number;
+}
+
 /** The file as text (convenient for tests and small prints); slices use writeGcodeBytes. */
-export function writeGcode(plans: readonly LayerPlan[] | PlanSource, settings: SliceSettings, meta: GcodeMeta): WrittenGcode {
-  const { output, stats } = writeGcodeBytes(plans, settings, meta);
+export function writeGcode(plans: readonly LayerPlan[] | PlanSource, settings: SliceSettings, meta: GcodeMeta, options: WriteOptions = {}): WrittenGcode {
+  const { output, stats } = writeGcodeBytes(plans, settings, meta, options);
   return { text: new TextDecoder().decode(output), stats };
 }
 
 /**
+ * Up to this many operations the layers' text is made in pass 1 along with the moves and kept (a
+ * few MB at most) instead of walking the layers a second time: a small print's output is mostly
+ * code that has not been optimised yet, where the second walk cost 10–15 % of the slice.
+ */
+const KEEP_TEXT_MAX_OPS = 100_000;
+
+/**
  * The file as bytes. Layers are read one at a time, twice: pass 1 makes only the moves for the time
  * estimate (no text); pass 2, once the times are known, makes each layer's text and encodes it
- * straight into the file's chunks. So no layer text is held while the moves are simulated.
+ * straight into the file's chunks. So no layer text is held while the moves are simulated. A small
+ * print (KEEP_TEXT_MAX_OPS) gets its text in pass 1 and is walked once.
  */
-export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settings: SliceSettings, meta: GcodeMeta): WrittenGcodeBytes {
+export function writeGcodeBytes(
+  input: readonly LayerPlan[] | PlanSource,
+  settings: SliceSettings,
+  meta: GcodeMeta,
+  options: WriteOptions = {},
+): WrittenGcodeBytes {
   const plans: PlanSource = Array.isArray(input) ? planSourceOf(input) : (input as PlanSource);
   const rules = flavorRules(settings.gcodeFlavor);
   const layerCount = plans.length;
@@ -69,8 +87,9 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   const endGcode = fillTemplate(settings.endGcode, values);
   const objectNames = klipperObjectNames(meta.modelNames);
 
-  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory } = emitAndTime(
-    plans, settings, meta, rules, objectNames, startGcode, endGcode,
+  const keepText = plans.opCount <= (options.keepTextMaxOps ?? KEEP_TEXT_MAX_OPS);
+  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory, bodies } = emitAndTime(
+    plans, settings, meta, rules, objectNames, startGcode, endGcode, keepText,
   );
 
   // ── totals ─────────────────────────────────────────────────────────────────────────────────
@@ -115,8 +134,14 @@ export function writeGcodeBytes(input: readonly LayerPlan[] | PlanSource, settin
   for (let i = 0; i < layerCount; i++) {
     out.push(`;LAYER:${layerIndices[i]}`, progressLine(elapsed, printTimeS));
     // one string per layer: one encoding call for its thousands of lines
-    const body = emitter.emitLayer(plans.get(i), i).join('\n');
-    plans.done?.(i);
+    let body: string;
+    if (bodies) {
+      body = bodies[i]!;
+      bodies[i] = '';
+    } else {
+      body = emitter.emitLayer(plans.get(i), i).join('\n');
+      plans.done?.(i);
+    }
     // a layer whose text is empty has no part (no blank line) of its own
     if (body !== '') out.push(body);
     elapsed += layerTimesS[i]!;
@@ -145,6 +170,7 @@ function emitAndTime(
   objectNames: readonly string[],
   startGcode: string,
   endGcode: string,
+  keepText: boolean,
 ) {
   const layerCount = plans.length;
   const moves = new MoveBuffer(plans.opCount + plans.length + 256);
@@ -157,17 +183,23 @@ function emitAndTime(
     modelNames: meta.modelNames,
     objectNames,
     moves,
-    // the text is made once, in pass 2: the machine state and moves do not depend on it
-    text: false,
+    // the text is made once, in pass 2 unless kept from here: the machine state and moves do not
+    // depend on it
+    text: keepText,
     start: startPos,
   });
   const layerStarts: number[] = [];
   const layerIndices: number[] = [];
+  const bodies: string[] | null = keepText ? [] : null;
   for (let i = 0; i < layerCount; i++) {
     const plan = plans.get(i);
     layerStarts.push(moves.length);
     layerIndices.push(plan.index);
-    emitter.emitLayer(plan, i);
+    const lines = emitter.emitLayer(plan, i);
+    if (bodies) {
+      bodies.push(lines.join('\n'));
+      plans.done?.(i);
+    }
   }
   const endMoves = moves.length;
   const end = parseGcode(endGcode, {
@@ -190,7 +222,7 @@ function emitAndTime(
   const printTimeS = startTime + layersTime + endTime;
 
   const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds };
-  return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory: moves.takeMemory() };
+  return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory: moves.takeMemory(), bodies };
 }
 
 function sumRange(times: Float64Array, from: number, to: number): number {
