@@ -1,10 +1,12 @@
-// The repeats a prismatic part's layers allow: walls taken from the layer below, fills from one of
-// the last few layers, and the pattern phases that decide when two layers' infill lines are alike.
+// The repeats a prismatic part's layers allow: island splits and walls taken from the layer below,
+// fills from one of the last few layers, and the pattern phases that decide when two layers' infill
+// lines are alike.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initGeometry, islands } from '../src/engine/geom/clipper.js';
-import { computeWalls } from '../src/engine/regions/walls.js';
-import { WallsMemo, sectionIslands } from '../src/engine/regions/walls-memo.js';
+import { cleanIslands, initGeometry, islands } from '../src/engine/geom/clipper.js';
+import type { WallResult } from '../src/engine/regions/walls.js';
+import { wallsForLayer, type LayerGeometry, type WallsReuse } from '../src/engine/regions/build.js';
+import { defaultSettings } from '../src/profiles/defaults.js';
 import { RecentResults } from '../src/engine/regions/recent-results.js';
 import { CoverCache } from '../src/engine/regions/cover-cache.js';
 import { commonArea } from '../src/engine/regions/skins.js';
@@ -14,49 +16,39 @@ import type { InfillPattern } from '../src/engine/settings.js';
 
 const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
 const holeCW = (x: number, y: number, s: number) => [x, y, x, y + s, x + s, y + s, x + s, y];
-const params = { width: 400, wallCount: 2, model: 0, minGapWidth: 100, gapFill: true };
-const island = () => [square(0, 0, 20000), holeCW(5000, 5000, 3000)];
 
-test('walls of an island that repeats the layer below point for point come from there, equal to computing them', async () => {
-  await initGeometry();
-  const memo = new WallsMemo();
-  const first = memo.walls(island(), params);
-  memo.nextLayer();
-  const again = memo.walls(island(), params); // new arrays, same points
-  assert.equal(memo.hits, 1);
-  assert.deepEqual(again, computeWalls(island(), params));
-  // each layer owns its path objects (later stages mark them), over the same points
-  assert.notEqual(again.walls[0][0], first.walls[0][0]);
-  assert.equal(again.walls[0][0].points, first.walls[0][0].points);
-  memo.nextLayer();
-  // one micrometre off, another width, another model: computed anew, and right
-  const moved = [square(0, 0, 20001), holeCW(5000, 5000, 3000)];
-  assert.deepEqual(memo.walls(moved, params), computeWalls(moved, params));
-  assert.deepEqual(memo.walls(island(), { ...params, width: 420 }), computeWalls(island(), { ...params, width: 420 }));
-  assert.deepEqual(memo.walls(island(), { ...params, model: 1 }), computeWalls(island(), { ...params, model: 1 }));
-  assert.equal(memo.hits, 1);
-  // only the layer right below counts: two layers later the island is computed again
-  memo.nextLayer();
-  memo.nextLayer();
-  memo.walls(island(), params);
-  assert.equal(memo.hits, 1);
-});
+const geometry = (index: number, section: number[][]): LayerGeometry => ({ index, z: 200 * index + 200, height: 200, outlines: [section] });
+const newReuse = (): WallsReuse => ({ islands: new RecentResults<number[][][]>(1), walls: new RecentResults<WallResult>(1) });
 
-test('islands of a repeated cross-section are the layer below\'s split', async () => {
+test('walls of islands that repeat the layer below point for point come from there, equal to computing them', async () => {
   await initGeometry();
-  const memo = new WallsMemo();
-  const section = [square(0, 0, 10000), square(20000, 0, 10000)];
-  const a = memo.islands(section, 0);
-  assert.equal(a.length, 2);
-  memo.nextLayer();
-  assert.equal(memo.islands(section.map((p) => p.slice()), 0), a);
-  memo.nextLayer();
-  const b = memo.islands([square(0, 0, 10000)], 0);
-  assert.equal(b.length, 1);
+  const s = defaultSettings();
+  const reuse = newReuse();
+  const plate = () => [square(0, 0, 20000), holeCW(5000, 5000, 3000), square(30000, 0, 8000)];
+  const first = wallsForLayer(geometry(1, plate()), s, reuse);
+  assert.equal(first.length, 2);
+  // new arrays, the same points: split and walls from the layer below, the same as computing them
+  const again = wallsForLayer(geometry(2, plate()), s, reuse);
+  assert.equal(reuse.islands.hits, 1);
+  assert.equal(reuse.walls.hits, 2);
+  assert.deepEqual(again, wallsForLayer(geometry(2, plate()), s));
+  assert.equal(again[0]!.walls[0]![0]!.points, first[0]!.walls[0]![0]!.points);
+  // one island a micrometre larger: only that one is computed anew, and right
+  const grown = [square(0, 0, 20001), holeCW(5000, 5000, 3000), square(30000, 0, 8000)];
+  assert.deepEqual(wallsForLayer(geometry(3, grown), s, reuse), wallsForLayer(geometry(3, grown), s));
+  assert.equal(reuse.walls.hits, 3);
+  // the first layer's wider lines: nothing taken from the layer above
+  const wide = { ...s, firstLayerLineWidth: 0.5 };
+  assert.deepEqual(wallsForLayer(geometry(0, grown), wide, reuse), wallsForLayer(geometry(0, grown), wide));
+  assert.equal(reuse.walls.hits, 3);
+  // only the layer right below counts: two layers later the islands are computed again
+  wallsForLayer(geometry(4, []), s, reuse);
+  wallsForLayer(geometry(5, plate()), s, reuse);
+  assert.equal(reuse.walls.hits, 3);
 });
 
 test('recent results: drawn once while the same area and key come back within three layers', () => {
-  const recent = new RecentResults();
+  const recent = new RecentResults<number[][]>(3);
   let draws = 0;
   const draw = () => {
     draws++;
@@ -117,16 +109,16 @@ test('infill phases: layers in the same phase get the very same lines, at any he
   }
 });
 
-test('a cross-section of one counter-clockwise loop is one island as it stands; others go through the polygon tree', async () => {
+test('a clean area of one counter-clockwise loop is one island as it stands; others go through the polygon tree', async () => {
   await initGeometry();
   const loop = square(0, 0, 10000);
-  const one = sectionIslands([loop]);
+  const one = cleanIslands([loop]);
   assert.equal(one.length, 1);
   assert.equal(one[0][0], loop);
   // a lone clockwise loop goes through the tree like anything else
-  assert.deepEqual(sectionIslands([holeCW(0, 0, 1000)]), islands([holeCW(0, 0, 1000)]));
+  assert.deepEqual(cleanIslands([holeCW(0, 0, 1000)]), islands([holeCW(0, 0, 1000)]));
   // a loop with a hole and a second loop: two islands
-  const two = sectionIslands([square(0, 0, 10000), holeCW(2000, 2000, 1000), square(20000, 0, 5000)]);
+  const two = cleanIslands([square(0, 0, 10000), holeCW(2000, 2000, 1000), square(20000, 0, 5000)]);
   assert.deepEqual(two.map((i) => i.length).sort(), [1, 2]);
 });
 

@@ -8,8 +8,8 @@ import type { LayerSpec } from './setup/layer-heights.js';
 import { sliceMesh } from './layers/index.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
-import { WallsMemo } from './regions/walls-memo.js';
 import { RecentResults } from './regions/recent-results.js';
+import type { WallResult } from './regions/walls.js';
 import { CoverCache } from './regions/cover-cache.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
@@ -122,14 +122,16 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   const walls: Array<IslandWalls[] | undefined> = [];
   const inner: Array<Paths[] | undefined> = [];
   let wallsMade = lo;
-  const wallsMemo = new WallsMemo();
-  const recentFills = new RecentResults();
+  // repeated layers: island splits and walls from the layer below, fills from the last three (the
+  // patterns repeat every 1, 2 or 3 layers)
+  const wallsReuse = { islands: new RecentResults<Paths[]>(1), walls: new RecentResults<WallResult>(1) };
+  const recentFills = new RecentResults<Paths>(3);
   const covers = new CoverCache(s.topLayers + s.bottomLayers + 1);
   const makeWalls = (end: number): void => {
     for (; wallsMade < end; wallsMade++) {
       const j = wallsMade;
       if ((j & 3) === 0) throwIfAborted(signal);
-      walls[j - lo] = wallsForLayer(geometryOf(j)!, s, wallsMemo);
+      walls[j - lo] = wallsForLayer(geometryOf(j)!, s, wallsReuse);
       inner[j - lo] = innerAreasByModel(walls[j - lo]!, b.models.length);
     }
   };

@@ -4,9 +4,8 @@
 import type { ExtrusionPath, Paths } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from './types.js';
-import { offset } from '../geom/clipper.js';
-import { computeWalls } from './walls.js';
-import { sectionIslands, type WallsMemo } from './walls-memo.js';
+import { cleanIslands, offset } from '../geom/clipper.js';
+import { computeWalls, type WallResult } from './walls.js';
 import { commonArea, splitSkin } from './skins.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
@@ -70,12 +69,20 @@ function lineWidthFor(layer: number, s: SliceSettings): number {
   return Math.round((layer === 0 ? s.firstLayerLineWidth : s.lineWidth) * MM);
 }
 
-/** Pass 1: islands and walls of one layer (`memo` takes an island's walls from the layer below when it repeats it exactly). */
-export function wallsForLayer(g: LayerGeometry, s: SliceSettings, memo?: WallsMemo): IslandWalls[] {
+/** What pass 1 takes from the layer below when a cross-section or an island repeats it exactly. */
+export interface WallsReuse {
+  islands: RecentResults<Paths[]>;
+  walls: RecentResults<WallResult>;
+}
+
+/** Pass 1: islands and walls of one layer. */
+export function wallsForLayer(g: LayerGeometry, s: SliceSettings, reuse?: WallsReuse): IslandWalls[] {
   const w = lineWidthFor(g.index, s);
   const out: IslandWalls[] = [];
   g.outlines.forEach((outline, model) => {
-    for (const island of memo ? memo.islands(outline, model) : sectionIslands(outline)) {
+    // cross-sections are clean areas (the slicer makes sure), so cleanIslands may skip the polygon tree
+    const split = () => cleanIslands(outline);
+    for (const island of reuse ? reuse.islands.get(outline, 'islands', split) : split()) {
       const params = {
         width: w,
         wallCount: s.wallCount,
@@ -83,11 +90,13 @@ export function wallsForLayer(g: LayerGeometry, s: SliceSettings, memo?: WallsMe
         minGapWidth: Math.round(s.minGapFillWidth * MM),
         gapFill: s.gapFill,
       };
-      const r = memo ? memo.walls(island, params) : computeWalls(island, params);
+      const key = `${params.width}:${params.wallCount}:${model}:${params.minGapWidth}:${params.gapFill}`;
+      const r = reuse ? reuse.walls.get(island, key, () => computeWalls(island, params)) : computeWalls(island, params);
       out.push({ model, outline: island, walls: r.walls, innerArea: r.innerArea, combArea: r.combArea, gaps: r.gaps });
     }
   });
-  memo?.nextLayer();
+  reuse?.islands.nextLayer();
+  reuse?.walls.nextLayer();
   return out;
 }
 
@@ -131,7 +140,7 @@ export function fillForLayer(
   walls: IslandWalls[],
   innerOf: (j: number) => LayerAreas | undefined,
   s: SliceSettings,
-  recent?: RecentResults,
+  recent?: RecentResults<Paths>,
   covers?: CoverCache,
 ): LayerRegions {
   const w = lineWidthFor(g.index, s);
@@ -257,7 +266,7 @@ export function fillForLayer(
  * the area and then stretched back out past its edge (by the skin overlap and a quarter line), so
  * that where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
  */
-function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number, slack = 0, recent?: RecentResults): ExtrusionPath[] {
+function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number, slack = 0, recent?: RecentResults<Paths>): ExtrusionPath[] {
   const draw = (): Paths => {
     const inset = offset(solid, -w / 2 + slack, 'miter', 3);
     if (inset.length === 0) return [];
