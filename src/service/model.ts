@@ -140,6 +140,14 @@ export interface TaskRecord {
   stats: TaskStats | null;
 }
 
+/**
+ * `current` with `patch` applied, as every store writes a task update: its id, account, kind and
+ * queue date never change, whatever the patch says.
+ */
+export function patchedTask(current: TaskRecord, patch: Partial<TaskRecord>): TaskRecord {
+  return { ...current, ...patch, id: current.id, accountId: current.accountId, kind: current.kind, queueDate: current.queueDate };
+}
+
 export interface OutputRecord {
   id: string;
   accountId: string;

@@ -12,7 +12,7 @@ import type {
   TaskRecord,
   TaskStatus,
 } from '../../service/model.js';
-import { ACTIVE_STATUSES } from '../../service/model.js';
+import { ACTIVE_STATUSES, patchedTask } from '../../service/model.js';
 import { InvalidCursorError, type MetadataStore, type TaskPage } from '../../service/ports.js';
 import { fileFromRow, keyFromRow, outputFromRow, type FileRow, type KeyRow, type OutputRow } from '../sqlite/record-rows.js';
 import { TASK_COLUMNS, decodeCursor, encodeCursor, rowToTask, taskToRow, type TaskRow } from '../sqlite/task-rows.js';
@@ -184,14 +184,7 @@ export class PgMetadataStore implements MetadataStore {
       if (!r) return null;
       const current = rowToTask(r);
       if (!from.includes(current.status)) return null;
-      const next: TaskRecord = {
-        ...current,
-        ...patch,
-        id: current.id,
-        accountId: current.accountId,
-        kind: current.kind,
-        queueDate: current.queueDate,
-      };
+      const next = patchedTask(current, patch);
       const row = taskToRow(next);
       await c.query(`UPDATE tasks SET ${TASK_SET} WHERE id = $1`, [taskId, ...MUTABLE_FIELDS.map((f) => row[f])]);
       return next;

@@ -10,6 +10,7 @@ import type {
   TaskRecord,
   TaskStatus,
 } from '../../service/model.js';
+import { patchedTask } from '../../service/model.js';
 import { InvalidCursorError, type MetadataStore, type TaskPage } from '../../service/ports.js';
 import type { SqliteDatabase } from './open-database.js';
 import { fileFromRow, keyFromRow, outputFromRow, type FileRow, type KeyRow, type OutputRow } from './record-rows.js';
@@ -245,15 +246,7 @@ export class SqliteMetadataStore implements MetadataStore {
       if (!r) return null;
       const current = rowToTask(r);
       if (!from.includes(current.status)) return null;
-      // id, account, kind and queue date never change
-      const next: TaskRecord = {
-        ...current,
-        ...patch,
-        id: current.id,
-        accountId: current.accountId,
-        kind: current.kind,
-        queueDate: current.queueDate,
-      };
+      const next = patchedTask(current, patch);
       this.s.replaceTask.run(taskToRow(next));
       return next;
     })();
