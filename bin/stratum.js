@@ -15,24 +15,33 @@
 // `stratum slice` runs from the slice bundle (one file and a V8 code cache, made by the build:
 // scripts/build-slice-bundle.mjs), which starts a small model's slice faster than ~130 separate
 // modules; without a usable bundle (or with STRATUM_SLICE_BUNDLE=0) it runs from the modules.
+// This file is CommonJS (bin/package.json says so), as are the bundle and its loader: a slice then
+// never starts Node's ES module loader, which took ~10 ms of a small model's whole-process time.
+const notBuilt = (err) => err && (err.code === 'ERR_MODULE_NOT_FOUND' || err.code === 'MODULE_NOT_FOUND');
 const fail = (err) => {
-  if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
+  if (notBuilt(err)) {
     console.error('stratum: not built yet; run `npm run build` first');
     process.exit(1);
   }
   throw err;
 };
-const runBundled = async (argv) => {
-  const { loadSliceBundle } = await import('../dist/src/cli/bundle-loader.js');
-  const bundle = loadSliceBundle();
-  if (!bundle) return false;
-  process.exitCode = await bundle.runSliceCli(argv);
-  return true;
+const runMain = () => import('../dist/src/cli/main.js').catch(fail);
+const runBundled = (argv) => {
+  let loader;
+  try {
+    loader = require('../dist/src/cli/bundle-loader.cjs');
+  } catch (err) {
+    if (notBuilt(err)) return null;
+    throw err;
+  }
+  const bundle = loader.loadSliceBundle();
+  return bundle ? bundle.runSliceCli(argv) : null;
 };
-if (process.argv[2] === 'slice' && process.env.STRATUM_SLICE_BUNDLE !== '0') {
-  runBundled(process.argv.slice(3))
-    .then((done) => done || import('../dist/src/cli/main.js'))
-    .catch(fail);
+const bundled = process.argv[2] === 'slice' && process.env.STRATUM_SLICE_BUNDLE !== '0' ? runBundled(process.argv.slice(3)) : null;
+if (bundled) {
+  bundled.then((code) => {
+    process.exitCode = code;
+  }, fail);
 } else {
-  import('../dist/src/cli/main.js').catch(fail);
+  runMain();
 }

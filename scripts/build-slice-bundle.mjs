@@ -1,7 +1,7 @@
 // Builds the slice bundle after tsc (npm run build): dist/src/cli/slice-main.js and everything it
 // imports in one file of CommonJS code in Node's module wrapper, dist/bundle/slice.cjs, plus a V8 code cache for it made after a
 // warm-up slice (dist/bundle/slice.cache, slice.meta.json). bin/stratum.js loads them for
-// `stratum slice` (src/cli/bundle-loader.ts) and falls back to the plain modules without them.
+// `stratum slice` (src/cli/bundle-loader.cts) and falls back to the plain modules without them.
 // Without esbuild (a production-only install) it builds nothing and says so: the CLI still works.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const { BUNDLE_DIR, bundleFiles, describeCache, loadSliceBundle } = await import('../dist/src/cli/bundle-loader.js');
+const { BUNDLE_DIR, bundleFiles, describeCache, loadSliceBundle } = await import('../dist/src/cli/bundle-loader.cjs');
 const flags = JSON.parse(process.argv[2] ?? '[]');
 
 /** Binary STL of axis-aligned boxes (each a closed shell; overlapping shells are united by the slicer). */

@@ -8,8 +8,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_DIR, bundleFiles, loadSliceBundle } from '../src/cli/bundle-loader.js';
-import type { BundleInput, BundleMeta } from '../src/cli/bundle-loader.js';
+import { BUNDLE_DIR, bundleFiles, loadSliceBundle } from '../src/cli/bundle-loader.cjs';
+import type { BundleInput, BundleMeta } from '../src/cli/bundle-loader.cjs';
 import { binaryStl, box, merge, soup, squareTube } from './mesh-fixtures.js';
 import { MODELS } from './shared-dir.js';
 
