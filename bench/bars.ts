@@ -6,6 +6,8 @@ export interface SlicerSummary {
   rssMiB: number | null;
   timeS: number | null;
   filamentMm: number | null;
+  /** peers: our estimator on this slicer's G-code against the time it states itself (oursS / ownS − 1) */
+  estimatorDev?: number | null;
 }
 
 export interface PeerQuality {
@@ -42,7 +44,13 @@ export function missedBars(
   }
   if (ours.timeS !== null && prusa?.timeS) {
     const dev = ours.timeS / prusa.timeS - 1;
-    if (Math.abs(dev) > 0.1) missed.push(`print time ${(dev * 100).toFixed(1)} % off PrusaSlicer's (bar ±10 %)`);
+    if (Math.abs(dev) > 0.1) {
+      // say whether the estimator or the toolpath is off: our estimator on PrusaSlicer's own G-code
+      const est = prusa.estimatorDev;
+      const why =
+        est == null ? '' : `; our estimator on PrusaSlicer's G-code: ${est >= 0 ? '+' : ''}${(est * 100).toFixed(1)} % off its own figure${Math.abs(est) <= 0.02 ? ', so the toolpaths differ' : ''}`;
+      missed.push(`print time ${(dev * 100).toFixed(1)} % off PrusaSlicer's (bar ±10 %)${why}`);
+    }
   }
   const fils = [cura?.filamentMm, prusa?.filamentMm].map(val).filter((v): v is number => v !== null);
   if (ours.filamentMm !== null && fils.length) {

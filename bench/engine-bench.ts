@@ -21,6 +21,8 @@ import type { QualityFigures } from './quality.js';
 import { missedBars } from './bars.js';
 import type { PeerQuality, SlicerSummary } from './bars.js';
 import { printReport } from './report.js';
+import { checkEstimate } from './estimate-check.js';
+import type { EstimateCheck } from './estimate-check.js';
 
 export type SlicerName = 'stratum' | 'cura' | 'prusa';
 
@@ -31,6 +33,8 @@ export interface SlicerResult {
   error?: string;
   output: string;
   figures: Figures;
+  /** peers only: our estimator run on this slicer's G-code, against the time it states itself */
+  estimateCheck?: EstimateCheck;
 }
 
 export interface ModelResult {
@@ -155,6 +159,8 @@ async function main(): Promise<number> {
               ? curaFigures(outputs.cura, curaLog, join(peersDir, 'gcode_stats.py'), statsPython)
               : { timeS: null, filamentMm: null, layers: null };
       result.slicers[s] = summarise(measured[s], outputs[s], figures);
+      // after every timed run of this model, so the simulation never competes with a measurement
+      if (s !== 'stratum' && measured[s].some((m) => m.ok)) result.slicers[s]!.estimateCheck = checkEstimate(outputs[s], figures.timeS);
     }
     if (isStl && qualityPython && result.slicers.stratum?.wallS != null) {
       result.quality = runQuality(qualityPython, qualityScript, modelPath, outputs.stratum);
@@ -177,7 +183,9 @@ async function main(): Promise<number> {
     const peerWalls = (['cura', 'prusa'] as const).map((p) => stlRow.slicers[p]?.wallS).filter((v): v is number => v != null);
     if (ours?.wallS != null && peerWalls.length) res.ratio = round(ours.wallS / Math.min(...peerWalls), 2);
     const sum = (s: SlicerResult | undefined): SlicerSummary | null =>
-      s ? { wallS: s.wallS, rssMiB: s.rssMiB, timeS: s.figures.timeS, filamentMm: s.figures.filamentMm } : null;
+      s
+        ? { wallS: s.wallS, rssMiB: s.rssMiB, timeS: s.figures.timeS, filamentMm: s.figures.filamentMm, estimatorDev: s.estimateCheck?.deviation ?? null }
+        : null;
     if (ours) {
       const q = res.quality && !('error' in res.quality) ? res.quality : null;
       res.missedBars = missedBars(base, sum(ours)!, sum(stlRow.slicers.cura), sum(stlRow.slicers.prusa), q, res.peerQuality);

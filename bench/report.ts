@@ -1,6 +1,7 @@
 // The bench's tables on stdout: speed and memory, estimates and filament, quality, missed bars.
 import { formatDuration, formatTable } from '../src/cli/format.js';
 import type { ModelResult, SlicerName } from './engine-bench.js';
+import { formatDeviation } from './estimate-check.js';
 
 const dash = '-';
 const num = (v: number | null | undefined, d: number) => (v == null ? dash : v.toFixed(d));
@@ -34,20 +35,39 @@ export function printReport(results: ModelResult[], runs: number): void {
   );
   out.write('ratio = stratum / faster peer (OBJ/3MF rows: against the peers on the STL of the same name when it prints the same layers); RSS in MiB\n');
 
-  out.write('\nEstimates: print time (each slicer\'s own) and filament\n\n');
+  out.write('\nEstimates: print time (each slicer\'s own; and ours on each peer\'s G-code) and filament\n\n');
   out.write(
     formatTable(
-      ['model', 'layers', 'time stratum', 'time prusa', 'vs prusa', 'time cura', 'fil m stratum', 'fil m cura', 'fil m prusa'],
+      ['model', 'layers', 'time stratum', 'time prusa', 'vs prusa', 'ours on prusa gcode', 'vs prusa own', 'time cura', 'ours on cura gcode', 'vs cura own', 'fil m stratum', 'fil m cura', 'fil m prusa'],
       results.map((r) => {
         const ours = s(r, 'stratum')?.figures;
-        const pr = s(r, 'prusa')?.figures;
-        const cu = s(r, 'cura')?.figures;
+        const pr = s(r, 'prusa');
+        const cu = s(r, 'cura');
         const t = (v: number | null | undefined) => (v == null ? dash : formatDuration(v));
-        const dev = ours?.timeS != null && pr?.timeS ? `${((ours.timeS / pr.timeS - 1) * 100).toFixed(1)}%` : dash;
+        const dev = ours?.timeS != null && pr?.figures.timeS ? formatDeviation(ours.timeS / pr.figures.timeS - 1) : dash;
         const m = (v: number | null | undefined) => (v == null ? dash : (v / 1000).toFixed(2));
-        return [r.model, ours?.layers == null ? dash : String(ours.layers), t(ours?.timeS), t(pr?.timeS), dev, t(cu?.timeS), m(ours?.filamentMm), m(cu?.filamentMm), m(pr?.filamentMm)];
+        return [
+          r.model,
+          ours?.layers == null ? dash : String(ours.layers),
+          t(ours?.timeS),
+          t(pr?.figures.timeS),
+          dev,
+          t(pr?.estimateCheck?.oursS),
+          formatDeviation(pr?.estimateCheck?.deviation),
+          t(cu?.figures.timeS),
+          t(cu?.estimateCheck?.oursS),
+          formatDeviation(cu?.estimateCheck?.deviation),
+          m(ours?.filamentMm),
+          m(cu?.figures.filamentMm),
+          m(pr?.figures.filamentMm),
+        ];
       }),
     ),
+  );
+  out.write(
+    'vs prusa = our estimate of our G-code against PrusaSlicer\'s of its own (toolpath and estimator together); ' +
+      'ours on X gcode = our estimator run on X\'s G-code file, vs X own = its deviation from the time X states for that same file ' +
+      '(the estimator alone: when it is small, a large "vs prusa" means the toolpaths differ)\n',
   );
 
   const withQuality = results.filter((r) => r.quality);
