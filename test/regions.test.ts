@@ -83,6 +83,16 @@ test('skin detection: a ledge half-way up gets its own top skin', async () => {
   // a layer with nothing above within 3 layers is all top skin
   const top = splitSkin(inner, commonArea([base, base, undefined]), below, false, W);
   assert.equal(areaOf(top.solid), 18400 * 18400);
+  // ... sharp tips included (a 20° spike: the sliver opening would have left its tip to infill)
+  const spike = [[0, 0, 20000, 3527, 0, 7054]];
+  const none: typeof above = [];
+  for (const [a, b] of [[above, none], [none, below]]) {
+    const whole = splitSkin(spike, a, b, false, W, 500);
+    assert.deepEqual(whole.solid, spike);
+    assert.equal(whole.sparse.length, 0);
+  }
+  // with nothing below, the whole island is also where bridges may be
+  assert.deepEqual(splitSkin(spike, above, [], false, W, 500).bottom, spike);
 });
 
 test('layer heights: a 20 mm cube at 0.2 mm has 100 layers cut through their middles', () => {

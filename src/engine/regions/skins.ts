@@ -48,9 +48,15 @@ export function splitSkin(
   // only the parts of the neighbours near this island matter: with many islands on a layer, this
   // keeps each island's booleans small
   const box = bboxOf(inner);
-  const bottom = uncovered(inner, near(coveredBelow, box));
+  const below = near(coveredBelow, box);
+  const bottom = below.length === 0 ? inner : uncovered(inner, below);
   if (allSolid) return { solid: inner, sparse: [], bottom };
-  const top = uncovered(inner, near(coveredAbove, box));
+  const above = near(coveredAbove, box);
+  // Nothing at all above or below the island (a part's first and last layers): it is skin whole.
+  // The opening below would give the inner area back (the walls already opened it by more than
+  // minWidth) except at corners sharper than ~35°, whose tips it would leave to sparse infill.
+  if (below.length === 0 || above.length === 0) return { solid: inner, sparse: [], bottom };
+  const top = uncovered(inner, above);
   let solid = union([...top, ...bottom]);
   if (solid.length === 0) return { solid: [], sparse: inner, bottom };
   // drop slivers (a wall's worth of sloped surface) that would print as dust
