@@ -23,6 +23,7 @@ import type { PeerQuality, SlicerSummary } from './bars.js';
 import { printReport } from './report.js';
 import { checkEstimate } from './estimate-check.js';
 import type { EstimateCheck } from './estimate-check.js';
+import { measureFloor } from './floor.js';
 
 export type SlicerName = 'stratum' | 'cura' | 'prusa';
 
@@ -126,6 +127,11 @@ async function main(): Promise<number> {
       `peak RSS by ${peakRssMethod()}, quality: ${qualityPython ? 'yes' : 'no (needs python3 with shapely)'}\n`,
   );
 
+  // the fixed cost of a process (runtime start, each slicer on a 1 mm cube), before the models
+  const floor = await measureFloor(runs, ['stratum', ...peers], outDir, (s, model, out) =>
+    s === 'stratum' ? [stratumBin, ['slice', model, '-o', out, '--quiet']] : [join(peersDir, `${s}.sh`), [model, out]],
+  );
+
   const results: ModelResult[] = [];
   for (const file of files) {
     const modelPath = join(modelsDir, file);
@@ -193,7 +199,7 @@ async function main(): Promise<number> {
     }
   }
 
-  printReport(results, runs);
+  printReport(results, runs, floor);
   const jsonDir = join(root, 'bench', 'out');
   mkdirSync(jsonDir, { recursive: true });
   const json = {
@@ -202,6 +208,7 @@ async function main(): Promise<number> {
     runs,
     peakRss: peakRssMethod(),
     peers,
+    floor,
     outputs: outDir,
     results,
   };

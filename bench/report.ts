@@ -2,12 +2,13 @@
 import { formatDuration, formatTable } from '../src/cli/format.js';
 import type { ModelResult, SlicerName } from './engine-bench.js';
 import { formatDeviation } from './estimate-check.js';
+import type { FloorFigures } from './floor.js';
 
 const dash = '-';
 const num = (v: number | null | undefined, d: number) => (v == null ? dash : v.toFixed(d));
 const q = (v: unknown) => (typeof v === 'number' ? String(v) : dash);
 
-export function printReport(results: ModelResult[], runs: number): void {
+export function printReport(results: ModelResult[], runs: number, floor?: FloorFigures): void {
   const out = process.stdout;
   const s = (r: ModelResult, name: SlicerName) => r.slicers[name];
   const wall = (r: ModelResult, name: SlicerName) => {
@@ -34,6 +35,7 @@ export function printReport(results: ModelResult[], runs: number): void {
     ),
   );
   out.write('ratio = stratum / faster peer (OBJ/3MF rows: against the peers on the STL of the same name when it prints the same layers); RSS in MiB\n');
+  if (floor) printFloor(floor);
 
   out.write('\nEstimates: print time (each slicer\'s own; and ours on each peer\'s G-code) and filament\n\n');
   out.write(
@@ -101,4 +103,20 @@ export function printReport(results: ModelResult[], runs: number): void {
   const missed = results.filter((r) => r.missedBars.length);
   if (missed.length === 0) out.write('none\n');
   for (const r of missed) out.write(`${r.model}:\n${r.missedBars.map((m) => `  - ${m}\n`).join('')}`);
+}
+
+/** The fixed cost of a process: how much of a small model's ratio is start-up rather than slicing. */
+function printFloor(floor: FloorFigures): void {
+  const t = (v: number | null | undefined) => (v == null ? dash : `${v.toFixed(2)} s`);
+  const ours = floor.tinyCubeS.stratum;
+  const peers = (['cura', 'prusa'] as const).filter((p) => p in floor.tinyCubeS);
+  const parts = peers.map((p) => {
+    const v = floor.tinyCubeS[p];
+    return `${p} ${t(v)}${ours != null && v ? ` (stratum ${(ours / v).toFixed(1)}×)` : ''}`;
+  });
+  process.stdout.write(
+    `fixed cost of a process (median): node -e 0 ${t(floor.nodeS)}; a 1 mm cube (5 layers): stratum ${t(ours)}` +
+      (parts.length ? `, ${parts.join(', ')}` : '') +
+      '\n',
+  );
 }

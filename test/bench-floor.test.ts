@@ -1,0 +1,46 @@
+// The bench's fixed-cost line: the 1 mm cube it slices is a closed 1 mm³ solid, and the floor is
+// measured through real processes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measureFloor, tinyCubeStl } from '../bench/floor.js';
+import { parseModel } from '../src/engine/mesh/index.js';
+
+test('bench floor: the 1 mm cube is 12 outward-facing triangles enclosing 1 mm³', () => {
+  const { mesh, warnings } = parseModel(new TextEncoder().encode(tinyCubeStl()), 'tiny_cube.stl');
+  assert.deepEqual(warnings, []);
+  assert.equal(mesh.indices.length / 3, 12);
+  // signed volume by the divergence theorem: positive only if every face points outwards
+  let volume = 0;
+  const p = mesh.positions;
+  for (let t = 0; t < mesh.indices.length; t += 3) {
+    const [a, b, c] = [mesh.indices[t]! * 3, mesh.indices[t + 1]! * 3, mesh.indices[t + 2]! * 3];
+    volume +=
+      (p[a]! * (p[b + 1]! * p[c + 2]! - p[b + 2]! * p[c + 1]!) -
+        p[a + 1]! * (p[b]! * p[c + 2]! - p[b + 2]! * p[c]!) +
+        p[a + 2]! * (p[b]! * p[c + 1]! - p[b + 1]! * p[c]!)) /
+      6;
+  }
+  assert.ok(Math.abs(volume - 1) < 1e-9, `volume ${volume}`);
+});
+
+test('bench floor: runs each command on the cube and gives medians of real runs', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratum-floor-'));
+  try {
+    const seen: string[] = [];
+    const floor = await measureFloor(2, ['stratum', 'cura'], dir, (s, model, out) => {
+      seen.push(`${s} ${model} ${out}`);
+      // a stand-in slicer that fails for 'cura': its figure must be missing, not zero
+      return [process.execPath, ['-e', s === 'cura' ? 'process.exit(3)' : '0']];
+    });
+    assert.equal(seen.length, 4);
+    assert.ok(existsSync(join(dir, 'tiny_cube.stl')));
+    assert.ok(floor.nodeS !== null && floor.nodeS > 0);
+    assert.ok(floor.tinyCubeS.stratum != null && floor.tinyCubeS.stratum > 0);
+    assert.equal(floor.tinyCubeS.cura, null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
