@@ -35,6 +35,10 @@ try {
   const bundle = loadSliceBundle(BUNDLE_DIR, { useCache: false });
   if (!bundle) throw new Error('the slice bundle did not load');
   writeFileSync(join(work, 'warm.stl'), model);
+  // A small slice switches WASM to Liftoff only (src/cli/wasm-tier.ts) by changing a V8 flag, which
+  // V8 would write into the cache's flag hash: the cache would then be refused under the launcher's
+  // own flags. The warm-up keeps the flags as they are.
+  process.env.STRATUM_WASM_TIER = 'optimising';
   const code = await bundle.runSliceCli([join(work, 'warm.stl'), '-o', join(work, 'warm.gcode'), '--quiet']);
   if (code !== 0) throw new Error(`the warm-up slice failed (exit ${code})`);
   const cache = bundle.script.createCachedData();

@@ -102,6 +102,21 @@ test('the worker-thread path writes the same G-code as the main-thread path', ()
   assert.match(err.stderr, /^stratum slice: error: /);
 });
 
+test('a small slice runs WASM on Liftoff only, a larger one optimised, with the same G-code either way', () => {
+  const auto = join(work, 'cube-tier-auto.gcode');
+  const opt = join(work, 'cube-tier-opt.gcode');
+  const a = stratumWith({ STRATUM_DEBUG: '1' }, 'slice', cube, '-o', auto, '--quiet');
+  const b = stratumWith({ STRATUM_DEBUG: '1', STRATUM_WASM_TIER: 'optimising' }, 'slice', cube, '-o', opt, '--quiet');
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+  assert.match(a.stderr, /WASM tier liftoff/);
+  assert.match(b.stderr, /WASM tier optimising/);
+  assert.ok(readFileSync(auto).equals(readFileSync(opt)), 'identical output');
+  const large = stratumWith({ STRATUM_DEBUG: '1' }, 'slice', join(models, 'broken_extra_surface.stl'), '-o', join(work, 'es.gcode'), '--quiet');
+  assert.equal(large.code, 0, large.stderr);
+  assert.match(large.stderr, /WASM tier optimising/);
+});
+
 test('slice prints a one-line summary on stderr (not a TTY: no progress bar)', () => {
   const out = join(work, 'cube-summary.gcode');
   const r = stratum('slice', cube, '-o', out, '--set', 'infillDensity=15', '--support', 'n');

@@ -5,6 +5,7 @@ import { slice, initGeometry } from '../engine/index.js';
 import type { SliceSettings } from '../engine/index.js';
 import { parseModel } from '../engine/mesh/index.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
+import { chooseWasmTier } from './wasm-tier.js';
 
 /**
  * A model file's bytes handed over to the slice, which lets go of them once they are parsed: the
@@ -22,6 +23,9 @@ export async function sliceInProcess(
   opts: SliceOpts = {},
 ): Promise<ThreadResult> {
   const parsed = parseHandedBytes(input, name);
+  // before the geometry library's WASM is compiled: a small slice runs it unoptimised (wasm-tier.ts);
+  // with layer threads (large files) the flag would reach them too, and they want the optimised code
+  if (!opts.executor) chooseWasmTier(parsed.mesh, settings.layerHeight);
   await initGeometry();
   const result = await slice([{ name, mesh: parsed.mesh }], settings, opts);
   return { ...result, triangles: parsed.mesh.indices.length / 3, parseWarnings: parsed.warnings };
