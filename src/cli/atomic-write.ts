@@ -2,7 +2,7 @@
 // a temporary file in the same directory (same file system, so rename is atomic), fsync, rename.
 // Only regular files are replaced that way: a device or a pipe given as the output (`-o /dev/null`,
 // `-o /dev/stdout`, a FIFO) is written in place, and a symbolic link keeps pointing where it did.
-import { lstat, open, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { close, fsync, lstat, open, realpath, rename, stat, unlink, writeAll, writeFile } from './fs-async.js';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /**
@@ -51,13 +51,13 @@ export async function writeFileAtomic(file: string, data: Uint8Array, signal?: A
   // (~6 ms) is a visible part of a small model's whole slice
   const tag = Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
   const tmp = join(dir, `.${basename(target.path)}.${process.pid}.${tag}.tmp`);
-  const handle = await open(tmp, 'wx', 0o644);
+  const fd = await open(tmp, 'wx', 0o644);
   try {
     try {
-      await handle.writeFile(data);
-      await handle.sync();
+      await writeAll(fd, data);
+      await fsync(fd);
     } finally {
-      await handle.close();
+      await close(fd);
     }
     // Last moment to give up without touching the old file.
     if (signal?.aborted) throw cancelled();
@@ -70,9 +70,9 @@ export async function writeFileAtomic(file: string, data: Uint8Array, signal?: A
   try {
     const d = await open(dir, 'r');
     try {
-      await d.sync();
+      await fsync(d);
     } finally {
-      await d.close();
+      await close(d);
     }
   } catch {
     /* the data is written; only the directory entry's durability is unconfirmed */

@@ -9,8 +9,8 @@ export interface ProgressBar {
 
 const FRAME_MS = 100;
 
-export function createProgressBar(stream: NodeJS.WriteStream, enabled = stream.isTTY === true): ProgressBar {
-  if (!enabled) return { update() {}, done() {} };
+export function createProgressBar(stream: NodeJS.WriteStream | null, enabled = stream?.isTTY === true): ProgressBar {
+  if (!enabled || !stream) return { update() {}, done() {} };
   let lastDraw = 0;
   let lastText = '';
   let drawn = false;
