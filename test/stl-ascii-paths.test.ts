@@ -1,0 +1,57 @@
+// ASCII STL is read two ways: through a string with regular expressions (files up to 8 MiB, fast
+// from the first line) and by the byte scanner (larger files). Both must read every file alike:
+// the same coordinates, warnings and errors, word for word.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readAsciiStl, readAsciiStlBytes, readAsciiStlText, STRING_PATH_MAX_BYTES } from '../src/engine/mesh/stl-ascii.js';
+import { asciiStl, box, soup } from './mesh-fixtures.js';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const cube = asciiStl(soup(box(0, 0, 0, 10, 10, 10)));
+
+function outcome(read: (b: Uint8Array) => unknown, bytes: Uint8Array): unknown {
+  try {
+    const r = read(bytes) as { positions: Float32Array; warnings: string[] };
+    return { positions: Array.from(r.positions), warnings: r.warnings };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+const cases: Record<string, string> = {
+  cube,
+  'CRLF, tabs, vertical tabs and form feeds': cube.replaceAll('\n', '\r\n').replaceAll(' ', '\t\v\f '),
+  'upper case and exponents': cube.replace(/vertex (\S+) (\S+)/g, (_m, x: string, y: string) => `VERTEX ${Number(x).toExponential()} +${y}.`),
+  'a quad fanned into two triangles': 'solid q\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 1 1 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid\n',
+  'a facet of two vertices is skipped': 'solid s\nfacet\nvertex 0 0 0\nvertex 1 0 0\nendfacet\nfacet\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendsolid',
+  'missing end markers': 'solid m\nfacet normal 0 0 1 outer loop vertex 0 0 0 vertex 1 0 0 vertex 0 1 0\nfacet normal 0 0 1 outer loop vertex 0 0 1 vertex 1 0 1 vertex 0 1 1',
+  'keywords inside names are not keywords': 'solid vertexfacet\nfacet normal 0 0 1\nouter loop\nvertex .5 -.5 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid xvertex',
+  'truncated after a coordinate': 'solid t\nfacet\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1',
+  'truncated after the keyword': 'solid t\nfacet\nvertex 0 0 0\nvertex 1 0 0\nvertex   \n',
+  'a keyword where a coordinate is due': 'solid k\nfacet\nvertex 0 0\nendloop\n',
+  'NaN': cube.replace('vertex 10', 'vertex nan'),
+  'infinity': cube.replace('vertex 10', 'vertex -inf'),
+  'hexadecimal': cube.replace('vertex 10', 'vertex 0x10'),
+  'too large': cube.replace('vertex 10', 'vertex 1e999'),
+  'long mantissa': cube.replace('vertex 10', 'vertex 1.00000000000000000000001'),
+  'Latin-1 bytes in a name': 'solid caf\xe9 \x80\x9f\nfacet\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendsolid',
+  'no facets': 'solid e\nendsolid e\n',
+  empty: '',
+};
+
+test('the string reader and the byte scanner read every case alike', () => {
+  for (const [name, text] of Object.entries(cases)) {
+    // Latin-1 bytes as they are (the byte scanner reads bytes, not UTF-8)
+    const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff);
+    assert.deepEqual(outcome(readAsciiStlText, bytes), outcome(readAsciiStlBytes, bytes), name);
+  }
+  // and the cases mean what they say
+  assert.match((outcome(readAsciiStlText, enc(cases['a keyword where a coordinate is due']!)) as { error: string }).error, /'endloop' on line 4/);
+  assert.match((outcome(readAsciiStlText, enc(cases['truncated after the keyword']!)) as { error: string }).error, /end of file on line 6/);
+  assert.equal((outcome(readAsciiStlText, enc(cases['a quad fanned into two triangles']!)) as { positions: number[] }).positions.length, 18);
+});
+
+test('files up to 8 MiB take the string path; the choice does not change the result', () => {
+  assert.equal(STRING_PATH_MAX_BYTES, 8 << 20);
+  assert.deepEqual(outcome(readAsciiStl, enc(cube)), outcome(readAsciiStlBytes, enc(cube)));
+});
