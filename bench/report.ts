@@ -8,7 +8,7 @@ const dash = '-';
 const num = (v: number | null | undefined, d: number) => (v == null ? dash : v.toFixed(d));
 const q = (v: unknown) => (typeof v === 'number' ? String(v) : dash);
 
-export function printReport(results: ModelResult[], runs: number, floor?: FloorFigures): void {
+export function printReport(results: ModelResult[], runs: number | string, floor?: FloorFigures): void {
   const out = process.stdout;
   const s = (r: ModelResult, name: SlicerName) => r.slicers[name];
   const wall = (r: ModelResult, name: SlicerName) => {
