@@ -20,6 +20,9 @@ const writeSome = (fd: number, data: Uint8Array, offset: number, length: number)
 /** Writes all of `data` to the open file `fd` (one write call may take only part of it). */
 export async function writeAll(fd: number, data: Uint8Array): Promise<void> {
   for (let done = 0; done < data.length; ) {
-    done += await writeSome(fd, data, done, data.length - done);
+    const n = await writeSome(fd, data, done, data.length - done);
+    // a file write that takes nothing and reports no error would otherwise loop for ever
+    if (n <= 0) throw Object.assign(new Error('the file system accepted no more bytes'), { code: 'EIO' });
+    done += n;
   }
 }
