@@ -130,8 +130,9 @@ async function main(): Promise<number> {
       `peak RSS by ${peakRssMethod()}, quality: ${qualityPython ? 'yes' : 'no (needs python3 with shapely)'}\n`,
   );
 
-  // the fixed cost of a process (runtime start, each slicer on a 1 mm cube), before the models
-  const floor = await measureFloor(runs, ['stratum', ...peers], outDir, (s, model, out) =>
+  // the fixed cost of a process (runtime start, each slicer on a 1 mm cube), before the models; as
+  // cheap and as noisy as the smallest models, so measured as often
+  const floor = await measureFloor(Math.max(runs, SMALL_MODEL_RUNS), ['stratum', ...peers], outDir, (s, model, out) =>
     s === 'stratum' ? [stratumBin, ['slice', model, '-o', out, '--quiet']] : [join(peersDir, `${s}.sh`), [model, out]],
   );
 

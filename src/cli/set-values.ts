@@ -1,15 +1,14 @@
 // `--set key=value` parsing: the value's type is read from its text, so that
 // `--set infillDensity=15 --set monotonicSkin=false --set infillPattern=gyroid` just works.
+import { DECIMAL_TEXT } from '../engine/mesh/text-scan.js';
 import { UsageError } from './errors.js';
-
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** true/false → boolean, a decimal number → number, "quoted" → JSON string (escapes), else the text. */
 export function parseSetValue(text: string): string | number | boolean {
   const t = text.trim();
   if (t === 'true') return true;
   if (t === 'false') return false;
-  if (NUMBER.test(t)) return Number(t);
+  if (DECIMAL_TEXT.test(t)) return Number(t);
   if (t.length >= 2 && t.startsWith('"') && t.endsWith('"')) {
     try {
       return JSON.parse(t) as string;

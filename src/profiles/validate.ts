@@ -3,6 +3,7 @@
 // values must have the schema's type and lie in its range. Strings are turned into numbers or
 // booleans only when the caller says the source is text (`fromText`: the XML path).
 import type { SliceSettings } from '../engine/settings.js';
+import { DECIMAL_TEXT } from '../engine/mesh/text-scan.js';
 import { SettingsError } from './errors.js';
 import { closeMatches, type NameEntry } from './names.js';
 import { SETTING_KEYS, settingSpec } from './settings-schema.js';
@@ -18,7 +19,6 @@ export interface ValidateOptions {
 }
 
 const KEY_ENTRIES: NameEntry[] = SETTING_KEYS.map((key) => ({ key, canonical: key }));
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 // Control characters other than tab, newline and carriage return (allowed in G-code templates only).
@@ -63,7 +63,7 @@ export function validateValue(key: string, value: unknown, options: ValidateOpti
     case 'number':
     case 'integer': {
       let n = value;
-      if (fromText && typeof value === 'string' && DECIMAL.test(value.trim())) n = Number(value.trim());
+      if (fromText && typeof value === 'string' && DECIMAL_TEXT.test(value.trim())) n = Number(value.trim());
       const kind = spec.type === 'integer' ? 'a whole number' : 'a number';
       if (typeof n !== 'number') throw badValue(spec, value, `${kind} ${rangeText(spec)}`);
       if (!Number.isFinite(n)) throw badValue(spec, value, `a finite number`);

@@ -2,7 +2,7 @@
 // `endfacet` / `endsolid`. Read token by token, so CRLF, tabs, extra white space, missing names and
 // several solids in one file all read the same. A loop with more than three vertices is fanned.
 import { type RawMesh, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
-import { isSpace, tokenIs, parseNumber, lineAt, bytesToString } from './text-scan.js';
+import { isSpace, tokenIs, parseNumber, lineAt, bytesToString, DECIMAL_TEXT } from './text-scan.js';
 
 /** A growable float32 array of coordinates. */
 class Floats {
@@ -42,8 +42,6 @@ const KEYWORD = new RegExp(
   `(?<!${T})(?:(vertex)(?:${W}+(${T}+)(?:${W}+(${T}+)(?:${W}+(${T}+))?)?)?|endloop|endfacet|facet)(?!${T})`,
   'gi',
 );
-// what parseNumber accepts: Number() of these is the value it computes
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /** The same reading as readAsciiStlBytes (same triangles, warnings and errors), through a string. */
 export function readAsciiStlText(bytes: Uint8Array): RawMesh {
@@ -59,8 +57,8 @@ export function readAsciiStlText(bytes: Uint8Array): RawMesh {
     }
     for (let a = 2; a <= 4; a++) {
       const token = m[a];
-      const v = token !== undefined && DECIMAL.test(token) ? Number(token) : NaN;
-      if (!Number.isFinite(v)) throw badCoordinate(bytes, text, m, a);
+      const v = token !== undefined && DECIMAL_TEXT.test(token) ? Number(token) : NaN; // as parseNumber reads it
+      if (!Number.isFinite(v)) throw badCoordinate(bytes, m, a);
       loop.push(v);
     }
   }
@@ -68,17 +66,17 @@ export function readAsciiStlText(bytes: Uint8Array): RawMesh {
 }
 
 /** The byte scanner's error for the a-th capture of a vertex match (2–4) that is not a finite number. */
-function badCoordinate(bytes: Uint8Array, text: string, m: RegExpExecArray, a: number): Error {
+function badCoordinate(bytes: Uint8Array, m: RegExpExecArray, a: number): Error {
   const token = m[a];
   let at: number;
   if (token === undefined) {
     // the file ends (or only white space follows) before this coordinate
-    at = text.length;
+    at = bytes.length;
   } else {
     // position of capture a: after the keyword and the captures before it, past white space
     at = m.index + m[1]!.length;
     for (let k = 2; k <= a; k++) {
-      while (at < text.length && /[ \t\n\v\f\r]/.test(text[at]!)) at++;
+      while (at < bytes.length && isSpace(bytes[at]!)) at++;
       if (k < a) at += m[k]!.length;
     }
   }

@@ -43,6 +43,13 @@ export function tokenIs(bytes: Uint8Array, start: number, end: number, word: str
   return true;
 }
 
+/**
+ * A plain decimal number as text (sign, digits with an optional point, optional exponent): what the
+ * readers and settings take as a number. Number() of anything else may still be a number ('',
+ * '0x10', 'Infinity'), which none of them wants.
+ */
+export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
 /**
@@ -110,7 +117,7 @@ function slowNumber(bytes: Uint8Array, start: number, end: number): number {
   if (end - start > 64) return NaN;
   const s = bytesToString(bytes, start, end, 64);
   // Number('') is 0 and Number('0x10') is 16: neither is a coordinate
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s) && !/^[+-]?(infinity|inf|nan)$/i.test(s)) return NaN;
+  if (!DECIMAL_TEXT.test(s) && !/^[+-]?(infinity|inf|nan)$/i.test(s)) return NaN;
   const low = s.toLowerCase();
   if (low.endsWith('inf') || low.endsWith('infinity')) return low.startsWith('-') ? -Infinity : Infinity;
   return Number(s);
