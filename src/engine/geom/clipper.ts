@@ -60,15 +60,11 @@ let scratchPath: C2.PathD | null = null;
 // embind handle, which on 3DBenchy's ~100k geometry calls was a tenth of the time spent in this file.
 // Callers clear() them when done, so their points do not stay allocated between calls.
 const inputs: [C2.PathsD | null, C2.PathsD | null] = [null, null];
-// Whether an input vector holds points, so that emptying an empty one costs no call into WASM (a
-// layer of a small part makes a few dozen geometry calls, each a handful of such crossings).
-const filled: [boolean, boolean] = [false, false];
 
 function toWasm(paths: Paths, minPoints = 1, slot: 0 | 1 = 0): C2.PathsD {
   const m = mod();
   const out = (inputs[slot] ??= new m.PathsD());
-  // normally empty already (callers release their inputs), unless a call failed before doing so
-  release(slot);
+  out.clear();
   const pd = (scratchPath ??= new m.PathD());
   for (const p of paths) {
     const n = p.length >> 1;
@@ -83,16 +79,8 @@ function toWasm(paths: Paths, minPoints = 1, slot: 0 | 1 = 0): C2.PathsD {
     // push_back copies the path into the vector, so the one PathD can be refilled
     pd.assign(buf.subarray(0, n * 3));
     out.push_back(pd);
-    filled[slot] = true;
   }
   return out;
-}
-
-/** Empties input vector `slot` once its call is done, so its points do not stay allocated. */
-function release(slot: 0 | 1 = 0): void {
-  if (!filled[slot]) return;
-  inputs[slot]!.clear();
-  filled[slot] = false;
 }
 
 function fromWasm(paths: C2.PathsD, minPoints: number): Paths {
@@ -177,7 +165,7 @@ function checkRawLayout(): boolean {
   } catch {
     return false;
   } finally {
-    release(0);
+    wasm.clear();
   }
 }
 
@@ -194,7 +182,7 @@ export function offset(paths: Paths, delta: number, join: JoinKind = 'miter', mi
     res = m.InflatePathsD(src, delta, joinType(join), m.EndType.Polygon, miterLimit, PREC, arcTolerance);
     return fromWasm(res, 3);
   } finally {
-    release(0);
+    src.clear();
     res?.delete();
   }
 }
@@ -217,7 +205,7 @@ export function offsetOpen(
     res = m.InflatePathsD(src, delta, joinType(join), et, 2, PREC, arcTolerance);
     return fromWasm(res, 3);
   } finally {
-    release(0);
+    src.clear();
     res?.delete();
   }
 }
@@ -235,8 +223,8 @@ function boolean(op: 'union' | 'intersection' | 'difference' | 'xor', subject: P
     else res = m.XorD(s, c, f, PREC);
     return fromWasm(res, 3);
   } finally {
-    release(0);
-    release(1);
+    s.clear();
+    c.clear();
     res?.delete();
   }
 }
@@ -278,8 +266,8 @@ export function clipLines(lines: Paths, areas: Paths, inside = true): Paths {
     clipper.ExecutePath(inside ? m.ClipType.Intersection : m.ClipType.Difference, m.FillRule.NonZero, closed, open);
     return fromWasm(open, 2);
   } finally {
-    release(0);
-    release(1);
+    s.clear();
+    c.clear();
     clipper.delete();
     closed.delete();
     open.delete();
@@ -296,7 +284,7 @@ export function simplify(paths: Paths, epsilon: number, closed = true): Paths {
     res = m.SimplifyPathsD(s, epsilon, closed);
     return fromWasm(res, closed ? 3 : 2);
   } finally {
-    release(0);
+    s.clear();
     res?.delete();
   }
 }
@@ -355,7 +343,7 @@ export function islands(paths: Paths, fill: FillKind = 'nonzero'): Island[] {
     for (let i = 0; i < tree.count(); i++) walk(tree.child(i));
     return out;
   } finally {
-    release(0);
+    s.clear();
     open.delete();
     clipper.delete();
     tree.delete();
