@@ -1,5 +1,6 @@
 // Byte-level helpers for the text formats (ASCII STL, OBJ, 3MF XML): they read the file's bytes
-// directly, so files of any size parse without building one giant string.
+// directly, so files of any size parse without building one giant string (only an ASCII STL of up
+// to 8 MiB is read as a string, with regular expressions: stl-ascii.ts).
 
 /** True for ASCII white space: space, \t, \n, \v, \f, \r. */
 export function isSpace(c: number): boolean {
