@@ -26,6 +26,6 @@ COPY bin ./bin
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
-# the launcher (bin/stratum.js) carries the V8 flags a slice is measured with
-ENTRYPOINT ["/app/bin/stratum.js"]
+# the launcher (bin/stratum, which runs bin/stratum.js and its V8 flags) is what a slice is measured with
+ENTRYPOINT ["/app/bin/stratum"]
 CMD ["serve"]

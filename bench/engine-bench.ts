@@ -123,7 +123,8 @@ async function main(): Promise<number> {
     : {};
   const outDir = join(tmpdir(), 'stratum-bench');
   mkdirSync(outDir, { recursive: true });
-  const stratumBin = join(root, 'bin', 'stratum.js');
+  // the command the package installs (bin/stratum), as a user runs it
+  const stratumBin = join(root, 'bin', 'stratum');
 
   process.stderr.write(
     `bench: ${files.length} model(s), ${runs} run(s) each, peers: ${peers.join(', ') || 'none'}, ` +

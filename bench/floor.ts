@@ -1,7 +1,9 @@
 // The fixed cost of a slicing process, measured beside the models: what a run costs before the
-// model matters. `node -e 0` is the runtime's own start; each slicer on a 1 mm cube (five layers)
-// is its start-up plus next to no slicing. On a small model the whole-process ratio against a
-// native peer is mostly this difference, so the bench prints it to tell start-up from engine speed.
+// model matters. `node -e 0` is the runtime's own start (where the environment sets
+// NODE_EXTRA_CA_CERTS, also without it: Node parses that file before any script runs, and
+// `stratum slice` runs without it); each slicer on a 1 mm cube (five layers) is its start-up plus
+// next to no slicing. On a small model the whole-process ratio against a native peer is mostly this
+// difference, so the bench prints it to tell start-up from engine speed.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measure, median } from './measure.js';
@@ -10,6 +12,11 @@ import type { SlicerName } from './engine-bench.js';
 export interface FloorFigures {
   /** `node -e 0`, median wall s */
   nodeS: number | null;
+  /**
+   * `node -e 0` without NODE_EXTRA_CA_CERTS, measured when the environment sets it: Node loads that
+   * file as it starts, and `stratum slice` runs without it (bin/stratum)
+   */
+  nodeNoExtraCertsS?: number | null;
   /** each slicer on the 1 mm cube, median wall s */
   tinyCubeS: Partial<Record<SlicerName, number | null>>;
 }
@@ -50,10 +57,16 @@ export async function measureFloor(
   const model = join(outDir, 'tiny_cube.stl');
   writeFileSync(model, tinyCubeStl());
   const node: number[] = [];
+  const nodeNoCerts: number[] = [];
+  const withoutCerts = process.env.NODE_EXTRA_CA_CERTS ? { ...process.env, NODE_EXTRA_CA_CERTS: undefined } : null;
   const tiny: Partial<Record<SlicerName, number[]>> = {};
   for (let r = 0; r < runs; r++) {
     const m = await measure(process.execPath, ['-e', '0']);
     if (m.ok) node.push(m.wallS);
+    if (withoutCerts) {
+      const n = await measure(process.execPath, ['-e', '0'], { env: withoutCerts });
+      if (n.ok) nodeNoCerts.push(n.wallS);
+    }
     for (const s of slicers) {
       const [cmd, args] = commandOf(s, model, join(outDir, `tiny_cube.${s}.gcode`));
       const t = await measure(cmd, args);
@@ -62,5 +75,7 @@ export async function measureFloor(
   }
   const tinyCubeS: FloorFigures['tinyCubeS'] = {};
   for (const s of slicers) tinyCubeS[s] = median(tiny[s] ?? []);
-  return { nodeS: median(node), tinyCubeS };
+  const figures: FloorFigures = { nodeS: median(node), tinyCubeS };
+  if (withoutCerts) figures.nodeNoExtraCertsS = median(nodeNoCerts);
+  return figures;
 }

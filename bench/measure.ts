@@ -25,13 +25,17 @@ export function peakRssMethod(): string {
 }
 
 /** Runs `cmd args…`, waits, and reports wall time, peak RSS, exit code and stderr (kept whole). */
-export function measure(cmd: string, args: string[], opts: { stderrFile?: string; cwd?: string } = {}): Promise<Measurement> {
+export function measure(
+  cmd: string,
+  args: string[],
+  opts: { stderrFile?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Measurement> {
   const timeFile = join(scratch, 'time.txt');
   writeFileSync(timeFile, '');
   const argv = hasGnuTime ? [GNU_TIME, '-f', '%e %M', '-o', timeFile, cmd, ...args] : [cmd, ...args];
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'ignore', 'pipe'] });
     const errChunks: Buffer[] = [];
     child.stderr.on('data', (b: Buffer) => errChunks.push(b));
     let polledKb = 0;

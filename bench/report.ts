@@ -115,7 +115,9 @@ function printFloor(floor: FloorFigures): void {
     return `${p} ${t(v)}${ours != null && v ? ` (stratum ${(ours / v).toFixed(1)}×)` : ''}`;
   });
   process.stdout.write(
-    `fixed cost of a process (median): node -e 0 ${t(floor.nodeS)}; a 1 mm cube (5 layers): stratum ${t(ours)}` +
+    `fixed cost of a process (median): node -e 0 ${t(floor.nodeS)}` +
+      (floor.nodeNoExtraCertsS !== undefined ? ` (${t(floor.nodeNoExtraCertsS)} without NODE_EXTRA_CA_CERTS, as stratum slice runs)` : '') +
+      `; a 1 mm cube (5 layers): stratum ${t(ours)}` +
       (parts.length ? `, ${parts.join(', ')}` : '') +
       '\n',
   );

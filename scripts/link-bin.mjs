@@ -5,7 +5,7 @@ const dir = new URL('../node_modules/.bin/', import.meta.url);
 try {
   mkdirSync(dir, { recursive: true });
   rmSync(new URL('stratum', dir), { force: true });
-  symlinkSync('../../bin/stratum.js', new URL('stratum', dir));
+  symlinkSync('../../bin/stratum', new URL('stratum', dir));
 } catch (err) {
   console.warn(`link-bin: could not link node_modules/.bin/stratum (${err.message}); use npx stratum`);
 }

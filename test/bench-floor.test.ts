@@ -44,3 +44,21 @@ test('bench floor: runs each command on the cube and gives medians of real runs'
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('bench floor: node -e 0 is also timed without NODE_EXTRA_CA_CERTS, only when the environment sets it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratum-floor-'));
+  const saved = process.env.NODE_EXTRA_CA_CERTS;
+  const stand = (): [string, string[]] => [process.execPath, ['-e', '0']];
+  try {
+    process.env.NODE_EXTRA_CA_CERTS = join(dir, 'no-such-bundle.pem');
+    const withVar = await measureFloor(1, ['stratum'], dir, stand);
+    assert.ok(withVar.nodeNoExtraCertsS != null && withVar.nodeNoExtraCertsS > 0);
+    delete process.env.NODE_EXTRA_CA_CERTS;
+    const withoutVar = await measureFloor(1, ['stratum'], dir, stand);
+    assert.equal(withoutVar.nodeNoExtraCertsS, undefined);
+  } finally {
+    if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+    else process.env.NODE_EXTRA_CA_CERTS = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

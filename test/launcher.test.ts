@@ -1,0 +1,66 @@
+// bin/stratum, the command the package installs: it runs bin/stratum.js, and for the commands that
+// only touch local files it first drops NODE_EXTRA_CA_CERTS, which Node would otherwise read and
+// parse as it starts. Node warns on stderr when that file cannot be loaded, which shows from the
+// outside whether a command ran with the variable or without it.
+import { MODELS } from './shared-dir.js';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const launcher = join(root, 'bin', 'stratum');
+const model = join(MODELS, 'holes_thin_wall.stl');
+const CERT_WARNING = /extra certs/i;
+
+function run(cmd: string, args: string[], env: Record<string, string | undefined>, cwd: string) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', cwd, timeout: 60_000, env: { ...process.env, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('package.json installs bin/stratum as the stratum command', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  assert.equal(pkg.bin.stratum, 'bin/stratum');
+});
+
+test('bin/stratum slices through npm-style symlinks without NODE_EXTRA_CA_CERTS, same G-code as node bin/stratum.js', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratum-launcher-'));
+  try {
+    // node_modules/.bin/stratum → ../pkg/bin/stratum, itself reached through a second relative link
+    mkdirSync(join(dir, 'pkg'));
+    symlinkSync(join(root, 'bin'), join(dir, 'pkg', 'bin'));
+    mkdirSync(join(dir, '.bin'));
+    symlinkSync('../pkg/bin/stratum', join(dir, '.bin', 'stratum'));
+    const missing = join(dir, 'no-such-bundle.pem');
+    const viaLauncher = run(join(dir, '.bin', 'stratum'), ['slice', model, '-o', 'a.gcode', '--quiet'], { NODE_EXTRA_CA_CERTS: missing }, dir);
+    assert.equal(viaLauncher.code, 0, viaLauncher.stderr);
+    assert.doesNotMatch(viaLauncher.stderr, CERT_WARNING);
+    const direct = run(process.execPath, [join(root, 'bin', 'stratum.js'), 'slice', model, '-o', 'b.gcode', '--quiet'], {}, dir);
+    assert.equal(direct.code, 0, direct.stderr);
+    assert.deepEqual(readFileSync(join(dir, 'a.gcode')), readFileSync(join(dir, 'b.gcode')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bin/stratum keeps NODE_EXTRA_CA_CERTS for the commands that may open TLS connections', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratum-launcher-'));
+  try {
+    const missing = join(dir, 'no-such-bundle.pem');
+    // the warning proves Node was given the variable; the commands themselves only print help
+    for (const args of [['serve', '--help'], ['keys', '--help'], ['help']]) {
+      const r = run(launcher, args, { NODE_EXTRA_CA_CERTS: missing }, dir);
+      assert.match(r.stderr, CERT_WARNING, `stratum ${args.join(' ')}: ${r.stderr}`);
+    }
+    // an offline command from the same launcher does not get it
+    const printers = run(launcher, ['printers'], { NODE_EXTRA_CA_CERTS: missing }, dir);
+    assert.equal(printers.code, 0);
+    assert.doesNotMatch(printers.stderr, CERT_WARNING);
+    assert.match(printers.stdout, /Creality Ender 3/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
