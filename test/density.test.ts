@@ -9,6 +9,7 @@ import { slice } from '../src/engine/pipeline.js';
 import { parseModel, meshBounds } from '../src/engine/mesh/index.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import type { Mesh, ModelInput } from '../src/engine/types.js';
+import type { LayerExecutor } from '../src/engine/index.js';
 import { fieldAreas, densityRegions, quantiseDensity } from '../src/engine/regions/density.js';
 import { initGeometry } from '../src/engine/geom/clipper.js';
 import { box, MODELS_DIR } from './mesh-fixtures.js';
@@ -187,7 +188,14 @@ test('modifiers reach the layer threads (a job tall enough for the executor)', a
     // 20 × 10 × 62 mm: 310 layers, over the engine's threshold for threads; left half solid
     const block: ModelInput = { name: 'tall', mesh: meshOf(box(0, 0, 0, 20, 10, 62)) };
     const half: ModelInput = { name: 'half', mesh: meshOf(box(-1, -1, -1, 10, 11, 63)), role: 'modifier', modifier: { densityFactor: 1, priority: 0 } };
-    const r = await slice([block, half], s, { executor: pool.executor });
+    let used = 0;
+    const executor: LayerExecutor = (b, onLayer, signal) => {
+      used++;
+      return pool.executor(b, onLayer, signal);
+    };
+    // a box is little layer work: the threshold at 0 makes the engine use the threads all the same
+    const r = await slice([block, half], s, { executor, minVerticesForThreads: 0 });
+    assert.equal(used, 1);
     const text = new TextDecoder().decode(r.output);
     // the block lands on 100…120 × 105…115
     const [l, rt] = depositedShare(text, [{ x0: 102, y0: 107, x1: 109, y1: 113 }, { x0: 111, y0: 107, x1: 118, y1: 113 }], 10, 290);

@@ -89,7 +89,16 @@ test('support and raft reach the layer threads: the same support and raft as on 
     // a T 62 mm tall (over 300 layers: the engine uses the executor), arms at 58 mm
     const tall = () => [box(0, 0, 0, 10, 10, 58), box(-10, 0, 58, 20, 10, 62)];
     const settings = { supportType: 'everywhere' as const, adhesionType: 'raft' as const };
-    const threaded = await sliceMeshes(tall(), settings, { executor: pool.executor });
+    let used = 0;
+    // a box is little layer work: the threshold at 0 makes the engine use the threads all the same
+    const threaded = await sliceMeshes(tall(), settings, {
+      executor: (b, onLayer, signal) => {
+        used++;
+        return pool.executor(b, onLayer, signal);
+      },
+      minVerticesForThreads: 0,
+    });
+    assert.equal(used, 1);
     const serial = await sliceMeshes(tall(), settings);
     // undirected: where a layer starts may flip the direction a path is printed in
     const key = (m: { type: string; z: number; x0: number; y0: number; x1: number; y1: number }) =>

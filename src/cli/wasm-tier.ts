@@ -7,11 +7,12 @@
 // against the default: calibration cube −11 % wall (−22 % CPU, −6.5 MiB), holes plate −10 %
 // (−14 MiB), tall wedge −8 %, cube grid −5 %; but broken_extra_surface +23 %, 3DBenchy +11 %.
 // What tells them apart before slicing is how many cross-section vertices the layers will hold,
-// about Σ over triangles of (height ÷ layer height): 2–15 thousand for the first group, 24
-// thousand and more for the rest. So the choice is made per process, from the mesh, before the
-// WASM module is compiled (initGeometry).
+// about Σ over triangles of (height ÷ layer height) (src/engine/setup/work-estimate.ts): 2–15
+// thousand for the first group, 24 thousand and more for the rest. So the choice is made per
+// process, from the mesh, before the WASM module is compiled (initGeometry).
 import { setFlagsFromString } from 'node:v8';
 import type { Mesh } from '../engine/index.js';
+import { crossSectionVertices as estimateVertices } from '../engine/setup/work-estimate.js';
 
 /** Below this many estimated cross-section vertices (summed over the layers) WASM stays on Liftoff. */
 export const LIFTOFF_ONLY_BELOW = 20_000;
@@ -20,16 +21,7 @@ export type WasmTier = 'liftoff' | 'optimising';
 
 /** Σ over triangles of their height in layers: about the vertices the cross-sections will hold in all. */
 export function crossSectionVertices(mesh: Mesh, layerHeightMm: number): number {
-  const p = mesh.positions;
-  const ix = mesh.indices;
-  let sum = 0;
-  for (let t = 0; t + 2 < ix.length; t += 3) {
-    const a = p[ix[t]! * 3 + 2]!;
-    const b = p[ix[t + 1]! * 3 + 2]!;
-    const c = p[ix[t + 2]! * 3 + 2]!;
-    sum += Math.max(a, b, c) - Math.min(a, b, c);
-  }
-  return layerHeightMm > 0 ? sum / layerHeightMm : Infinity;
+  return estimateVertices(mesh.positions, mesh.indices, layerHeightMm);
 }
 
 /** The tier for this slice: STRATUM_WASM_TIER=liftoff|optimising forces one, otherwise the estimate decides. */

@@ -17,6 +17,7 @@ import { toOutputFormat } from './output/output-format.js';
 import { ENGINE_VERSION } from './version.js';
 import { raftHeights } from './adhesion/raft.js';
 import { supportPrepass, type Prepass } from './support/prepass.js';
+import { crossSectionVertices } from './setup/work-estimate.js';
 
 export interface PipelineOptions extends SliceOptions {
   /** runs layer batches on other threads; without one, batches run in this thread */
@@ -24,11 +25,23 @@ export interface PipelineOptions extends SliceOptions {
   /** how many batches to cut the layers into for the executor (default 16: small batches balance the
    *  threads and bound what each holds at once) */
   batches?: number;
+  /**
+   * estimated cross-section vertices (setup/work-estimate.ts) below which the layers stay on this
+   * thread even with an executor (default MIN_VERTICES_FOR_THREADS; 0: any job of enough layers)
+   */
+  minVerticesForThreads?: number;
 }
 
 /** Below this many layers, threads cost more than they save (measured: 3DBenchy, 240 layers, is faster
  * on one thread; the bunny, 771 layers, 1.4× faster on two). */
 const MIN_LAYERS_FOR_THREADS = 300;
+/**
+ * Nor do they below this much layer work, however many layers: the threads start fresh for each
+ * slice and run cold code. tall_thin_wedge (979 layers, ~6,000 estimated vertices) came back from
+ * the service in 0.98–1.3 s on two layer threads and 0.21–0.24 s on one; the bunny (~400,000) gains
+ * from them.
+ */
+export const MIN_VERTICES_FOR_THREADS = 100_000;
 /** Layers planned at a time on this thread before they are packed (walls, regions and op objects
  * exist for about this many layers at once). */
 const SERIAL_CHUNK_LAYERS = 32;
@@ -91,7 +104,8 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   t0 = performance.now();
   // plans stay packed until the writer decodes them, one layer at a time
   const packed: EncodedPlans[] = [];
-  if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS) {
+  const minWork = opts.minVerticesForThreads ?? MIN_VERTICES_FOR_THREADS;
+  if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS && layerWork(batchModels, settings) >= minWork) {
     const ranges = splitLayers(specs.length, opts.batches ?? 16);
     const results = await opts.executor(ranges.map(([a, b]) => batch(a, b)), onLayer, signal);
     results.sort((a, b) => a.from - b.from);
@@ -134,6 +148,13 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const { output, format } = toOutputFormat(written.output, settings, stats);
   opts.onProgress?.(1, 'done');
   return { output, format, stats };
+}
+
+/** The printed models' estimated cross-section vertices (positions are placed, in µm). */
+function layerWork(models: BatchModel[], s: SliceSettings): number {
+  let sum = 0;
+  for (const m of models) if (m.role !== 'modifier') sum += crossSectionVertices(m.positions, m.indices, s.layerHeight * 1000);
+  return sum;
 }
 
 function mergeTimings(into: Record<string, number>, from: Record<string, number>): void {

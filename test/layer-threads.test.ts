@@ -1,0 +1,48 @@
+// When the engine hands layers to other threads (an executor, as the service and the CLI's large
+// models give it): only for jobs of many layers AND enough layer work, estimated before slicing
+// from the mesh (src/engine/setup/work-estimate.ts). A tall model of tiny cross-sections stays on
+// the calling thread: fresh threads running cold code made it several times slower.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { slice, MIN_VERTICES_FOR_THREADS } from '../src/engine/pipeline.js';
+import type { LayerExecutor } from '../src/engine/index.js';
+import { crossSectionVertices } from '../src/engine/setup/work-estimate.js';
+import { defaultSettings } from '../src/profiles/defaults.js';
+import { box } from './mesh-fixtures.js';
+
+const meshOf = (m: ReturnType<typeof box>) => ({ positions: Float32Array.from(m.positions), indices: Uint32Array.from(m.indices) });
+
+test('work estimate: each triangle counts its height in layers, in any one unit', () => {
+  const b = box(0, 0, 0, 10, 10, 10);
+  // 12 triangles: the 8 of the sides span 10 mm (50 layers of 0.2 mm), top and bottom none
+  assert.equal(Math.round(crossSectionVertices(b.positions, b.indices, 0.2)), 8 * 50);
+  const um = b.positions.map((v) => v * 1000);
+  assert.equal(Math.round(crossSectionVertices(um, b.indices, 200)), 8 * 50);
+  assert.equal(crossSectionVertices(b.positions, b.indices, 0), Infinity);
+});
+
+test('a tall job of little layer work stays on this thread; with the threshold at 0 it goes to the executor', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  const pool = new LayerPool(2);
+  let calls = 0;
+  const executor: LayerExecutor = (batches, onLayer, signal) => {
+    calls++;
+    return pool.executor(batches, onLayer, signal);
+  };
+  try {
+    // 8 × 2 × 62 mm: 310 layers, over the layer threshold, but ~2,500 estimated vertices
+    const model = { name: 'slab', mesh: meshOf(box(0, 0, 0, 8, 2, 62)) };
+    const s = defaultSettings();
+    assert.ok(crossSectionVertices(model.mesh.positions, model.mesh.indices, s.layerHeight) < MIN_VERTICES_FOR_THREADS);
+    const serial = await slice([model], s);
+    const offered = await slice([model], s, { executor });
+    assert.equal(calls, 0, 'the executor was not asked');
+    assert.equal(serial.stats.layerCount, 310);
+    assert.deepEqual(offered.output, serial.output);
+    const forced = await slice([model], s, { executor, minVerticesForThreads: 0 });
+    assert.equal(calls, 1, 'with the threshold at 0 the layers went to the threads');
+    assert.equal(forced.stats.layerCount, 310);
+  } finally {
+    pool.terminate();
+  }
+});
