@@ -4,16 +4,15 @@
 // while slicing, uploads ≥ 200 MB/s.
 //   node dist/bench/api-bench.js [--duration S] [--connections N] [--upload-mib N] [--uploads N]
 import autocannon from 'autocannon';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createKey, serviceEnv, startService } from './service-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'stratum.js');
 const SHARED = process.env.STRATUM_SHARED ?? join(ROOT, '..', 'shared');
 const CUBE = join(SHARED, 'models', 'xyz_calibration_cube.stl');
 /** settings that keep a worker busy for a few seconds per task */
@@ -33,33 +32,10 @@ const connections = Number(values.connections);
 const uploadMib = Number(values['upload-mib']);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'stratum-api-bench-'));
-const env = {
-  ...process.env,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  STRATUM_DATA_DIR: dataDir,
-  STRATUM_LOG_LEVEL: 'warn',
+const env = serviceEnv(dataDir, {
   STRATUM_MAX_UPLOAD_BYTES: String(2 * 1024 ** 3),
-  STRATUM_SHUTDOWN_GRACE_S: '0',
   ...(values.workers ? { STRATUM_WORKERS: values.workers } : {}),
-};
-
-function startServer(): Promise<{ proc: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, STRATUM_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (c) => {
-      out += c;
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) {
-        proc.stdout!.removeAllListeners('data');
-        proc.stdout!.resume();
-        resolve({ proc, url: m[1]! });
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited (${code})`)));
-  });
-}
+});
 
 async function api(url: string, key: string, path: string, json?: unknown): Promise<any> {
   const res = await fetch(url + path, {
@@ -98,9 +74,7 @@ function uploadFile(url: string, key: string, file: string, size: number): Promi
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  const created = spawnSync(process.execPath, [BIN, 'keys', 'create', '--name', 'bench'], { env, encoding: 'utf8' });
-  if (created.status !== 0) throw new Error(created.stderr);
-  const key = created.stdout.trim();
+  const key = createKey(env);
   // the upload source is written first, so its own write-back is over before uploads are timed
   const blob = join(dataDir, 'upload-source.bin');
   const size = uploadMib * 1024 * 1024;
@@ -108,7 +82,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < chunk.length; i += 4) chunk.writeUInt32LE((i * 2654435761) >>> 0, i);
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(blob, Buffer.concat(Array.from({ length: uploadMib }, () => chunk)));
-  const { proc, url } = await startServer();
+  const { url, stop } = await startService(env);
   try {
     // one finished task to read
     const upload = await fetch(`${url}/v1/upload/STL/cube.stl`, {
@@ -183,8 +157,7 @@ async function main(): Promise<void> {
     mkdirSync(outDir, { recursive: true });
     writeFileSync(join(outDir, 'api-results.json'), `${JSON.stringify({ date: new Date().toISOString(), connections, duration, ...results }, null, 2)}\n`);
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.once('exit', r));
+    await stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,7 @@
 // installed, with CuraEngine and PrusaSlicer in the same run (round-robin, to spread the noise),
 // then prints wall time, peak memory, estimates, filament and quality figures side by side.
 //
-//   node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality]
+//   node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality] [--no-service]
 //
 // Results: a table on stdout, JSON in bench/out/results.json; the G-code files stay in
 // $TMPDIR/stratum-bench/ for `stratum preview`.
@@ -20,10 +20,11 @@ import { findQualityPython, runQuality } from './quality.js';
 import type { QualityFigures } from './quality.js';
 import { missedBars } from './bars.js';
 import type { PeerQuality, SlicerSummary } from './bars.js';
-import { printReport } from './report.js';
+import { printReport, printTurnaround } from './report.js';
 import { checkEstimate } from './estimate-check.js';
 import type { EstimateCheck } from './estimate-check.js';
 import { measureFloor } from './floor.js';
+import { measureTurnaround, type TurnaroundFigures } from './turnaround.js';
 
 export type SlicerName = 'stratum' | 'cura' | 'prusa';
 
@@ -92,11 +93,12 @@ async function main(): Promise<number> {
       models: { type: 'string' },
       'no-peers': { type: 'boolean' },
       'no-quality': { type: 'boolean' },
+      'no-service': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write('usage: node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality]\n');
+    process.stdout.write('usage: node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality] [--no-service]\n');
     return 0;
   }
   const runs = Number(values.runs);
@@ -208,8 +210,16 @@ async function main(): Promise<number> {
     }
   }
 
+  // after every whole-process measurement, so the running service competes with none of them
+  let turnaround: TurnaroundFigures | undefined;
+  if (!values['no-service']) {
+    process.stderr.write('bench: service turnaround (a running embedded service)…\n');
+    turnaround = await measureTurnaround(files.map((f) => join(modelsDir, f)), runs);
+  }
+
   const runsLabel = SMALL_MODEL_RUNS > runs ? `${runs}; ${SMALL_MODEL_RUNS} for models every slicer does in under ${SMALL_MODEL_S} s` : String(runs);
   printReport(results, runsLabel, floor);
+  if (turnaround) printTurnaround(results, turnaround, runs);
   const jsonDir = join(root, 'bench', 'out');
   mkdirSync(jsonDir, { recursive: true });
   const json = {
@@ -219,6 +229,7 @@ async function main(): Promise<number> {
     peakRss: peakRssMethod(),
     peers,
     floor,
+    turnaround,
     outputs: outDir,
     results,
   };

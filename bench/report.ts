@@ -3,6 +3,7 @@ import { formatDuration, formatTable } from '../src/cli/format.js';
 import type { ModelResult, SlicerName } from './engine-bench.js';
 import { formatDeviation } from './estimate-check.js';
 import type { FloorFigures } from './floor.js';
+import type { TurnaroundFigures } from './turnaround.js';
 
 const dash = '-';
 const num = (v: number | null | undefined, d: number) => (v == null ? dash : v.toFixed(d));
@@ -121,4 +122,29 @@ function printFloor(floor: FloorFigures): void {
       (parts.length ? `, ${parts.join(', ')}` : '') +
       '\n',
   );
+}
+
+/** The service's turnaround beside the whole-process figures of the same models. */
+export function printTurnaround(results: ModelResult[], figures: TurnaroundFigures, runs: number): void {
+  const out = process.stdout;
+  out.write(`\nService turnaround: POST task to printer file downloaded, on a running embedded service (median of ${runs} after the first task)\n\n`);
+  out.write(
+    formatTable(
+      ['model', 'first task s', 'service s', 'stratum CLI s', 'cura s', 'service / cura'],
+      results.map((r) => {
+        const f = figures[r.model];
+        const ok = f && !('error' in f) ? f : null;
+        const cura = r.slicers.cura?.wallS;
+        return [
+          r.model,
+          f && 'error' in f ? `FAIL: ${f.error}` : num(ok?.firstS, 2),
+          num(ok?.warmS, 2),
+          num(r.slicers.stratum?.wallS, 2),
+          num(cura, 2),
+          ok?.warmS != null && cura ? (ok.warmS / cura).toFixed(2) : dash,
+        ];
+      }),
+    ),
+  );
+  out.write('first task: a model\'s first task on the service (the very first one also starts the slicing worker); the service keeps its worker and compiled code between tasks\n');
 }
