@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceConfig } from '../service/config.js';
 import { EmbeddedRuntime, type EmbeddedRuntimeOptions } from '../service/embedded-runtime.js';
 import { buildApp } from './build-app.js';
+import { closeApp } from './close-app.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -44,7 +45,7 @@ export async function startServer(
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close(graceMs?: number) {
       closing ??= (async () => {
-        await app.close();
+        await closeApp(app);
         await runtime.close(graceMs);
       })();
       return closing;

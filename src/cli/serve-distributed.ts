@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/build-app.js';
+import { closeApp } from '../api/close-app.js';
 import { opsRoutes } from '../api/ops-routes.js';
 import { createLogger } from '../api/start-server.js';
 import type { ServiceConfig } from '../service/config.js';
@@ -53,7 +54,7 @@ export async function startDistributed(
     url,
     close(graceMs?: number) {
       closing ??= (async () => {
-        await app?.close();
+        if (app) await closeApp(app);
         await runtime.close(graceMs);
       })();
       return closing;
