@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from '../src/api/start-server.js';
 import { defaultConfig, type ServiceConfig } from '../src/service/config.js';
+import { serviceEnv } from '../bench/service-process.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CUBE_STL = join(MODELS, 'xyz_calibration_cube.stl');
@@ -18,18 +19,9 @@ export const SLOW_OVERRIDES = { layerHeight: 0.05, firstLayerHeight: 0.1, infill
 /** About a third of that: long enough to stop a process mid-slice, short enough to redo. */
 export const MEDIUM_OVERRIDES = { layerHeight: 0.1, infillDensity: 100, infillPattern: 'gyroid' };
 
-/** The environment of a `stratum serve` process on a loopback port with its own data directory. */
+/** The bench's service environment (bench/service-process.ts) with one worker and info-level logs. */
 export function serveEnv(dataDir: string, over: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    STRATUM_DATA_DIR: dataDir,
-    STRATUM_WORKERS: '1',
-    STRATUM_LOG_LEVEL: 'info',
-    STRATUM_SHUTDOWN_GRACE_S: '0',
-    ...over,
-  };
+  return serviceEnv(dataDir, { STRATUM_WORKERS: '1', STRATUM_LOG_LEVEL: 'info', ...over });
 }
 
 export interface ServeProcess {

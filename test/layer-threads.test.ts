@@ -18,6 +18,7 @@ test('work estimate: each triangle counts its height in layers, in any one unit'
   assert.equal(Math.round(crossSectionVertices(b.positions, b.indices, 0.2)), 8 * 50);
   const um = b.positions.map((v) => v * 1000);
   assert.equal(Math.round(crossSectionVertices(um, b.indices, 200)), 8 * 50);
+  assert.equal(Math.round(crossSectionVertices(b.positions, b.indices, 0.1)), 8 * 100);
   assert.equal(crossSectionVertices(b.positions, b.indices, 0), Infinity);
 });
 

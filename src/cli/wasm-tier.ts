@@ -12,23 +12,18 @@
 // process, from the mesh, before the WASM module is compiled (initGeometry).
 import { setFlagsFromString } from 'node:v8';
 import type { Mesh } from '../engine/index.js';
-import { crossSectionVertices as estimateVertices } from '../engine/setup/work-estimate.js';
+import { crossSectionVertices } from '../engine/setup/work-estimate.js';
 
 /** Below this many estimated cross-section vertices (summed over the layers) WASM stays on Liftoff. */
 export const LIFTOFF_ONLY_BELOW = 20_000;
 
 export type WasmTier = 'liftoff' | 'optimising';
 
-/** Σ over triangles of their height in layers: about the vertices the cross-sections will hold in all. */
-export function crossSectionVertices(mesh: Mesh, layerHeightMm: number): number {
-  return estimateVertices(mesh.positions, mesh.indices, layerHeightMm);
-}
-
 /** The tier for this slice: STRATUM_WASM_TIER=liftoff|optimising forces one, otherwise the estimate decides. */
 export function wasmTierFor(mesh: Mesh, layerHeightMm: number, env: NodeJS.ProcessEnv = process.env): WasmTier {
   const forced = env.STRATUM_WASM_TIER;
   if (forced === 'liftoff' || forced === 'optimising') return forced;
-  return crossSectionVertices(mesh, layerHeightMm) < LIFTOFF_ONLY_BELOW ? 'liftoff' : 'optimising';
+  return crossSectionVertices(mesh.positions, mesh.indices, layerHeightMm) < LIFTOFF_ONLY_BELOW ? 'liftoff' : 'optimising';
 }
 
 /**
