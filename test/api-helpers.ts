@@ -28,6 +28,8 @@ export interface ServeProcess {
   proc: ChildProcess;
   url: string;
   stderr: () => string;
+  /** the JSON log lines so far */
+  stdout: () => string;
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -46,7 +48,7 @@ export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM
     });
     void exit.then(() => reject(new Error(`serve exited early: ${stderr}`)));
   });
-  return { proc, url, stderr: () => stderr, exit };
+  return { proc, url, stderr: () => stderr, stdout: () => stdout, exit };
 }
 
 export function tempDir(prefix: string): string {
@@ -81,7 +83,9 @@ export function testConfig(dataDir: string, over: Partial<ServiceConfig> = {}): 
 
 export async function startTestServer(over: Partial<ServiceConfig> = {}, workerFile?: string): Promise<TestServer> {
   const dataDir = tempDir('api');
-  const server = await startServer(testConfig(dataDir, over), workerFile ? { workerFile } : {});
+  // a test's own worker module has no warm-up job
+  const config = testConfig(dataDir, workerFile ? { warmUp: false, ...over } : over);
+  const server = await startServer(config, workerFile ? { workerFile } : {});
   const { key } = await server.runtime.accounts.createKey('test');
   return {
     server,

@@ -26,6 +26,8 @@ export interface RunnerOptions {
   workerMaxMemoryMb: number;
   /** niceness added to worker threads (Linux); 0 = none */
   workerNice?: number;
+  /** each worker slices a small built-in part a few times before it takes tasks (warm-up.ts); default false */
+  warmUp?: boolean;
   /** threads one slice may spread its layers over; default 1 (none) */
   layerThreads?: number;
   /** the worker module (tests substitute their own); default ./slice-worker.js */
@@ -102,6 +104,7 @@ export class EmbeddedRunner {
       niceIncrement: this.opts.workerNice ?? 0,
       ...(this.opts.workerMaxMemoryMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.workerMaxMemoryMb } } : {}),
     });
+    if (this.opts.warmUp) await this.warmUp();
     // whatever a previous process was slicing runs again
     if (queue.recoverAbandoned) await this.applyRecovery(await queue.recoverAbandoned(this.owner, this.opts.maxAttempts));
     // tasks that are active without a job (a crash between the two writes) get one
@@ -124,6 +127,23 @@ export class EmbeddedRunner {
     });
     this.every(POLL_MS, async () => this.notify());
     this.notify();
+  }
+
+  /**
+   * Warms every worker before any task is claimed: one warm-up job per worker, all at once (a
+   * worker runs one job at a time, so each takes one). A failure is logged and the runner starts
+   * anyway: the warm-up only saves time.
+   */
+  private async warmUp(): Promise<void> {
+    const t0 = performance.now();
+    // the worker module's other export: no input, the ms it took back
+    const pool = this.pool as unknown as Piscina<null, number>;
+    try {
+      await Promise.all(Array.from({ length: this.opts.workers }, () => pool.run(null, { name: 'warmUp' })));
+      this.deps.log.info({ workers: this.opts.workers, ms: Math.round(performance.now() - t0) }, 'slicing workers warmed up');
+    } catch (err) {
+      this.deps.log.warn({ err }, 'the warm-up slice failed; the first tasks run cold');
+    }
   }
 
   private every(ms: number, fn: () => Promise<void>): void {

@@ -11,6 +11,7 @@ import type { WorkspaceModel } from '../service/workspace/read-workspace.js';
 import { openBlobStore } from '../store/blob-store-factory.js';
 import { BlobNotFoundError, type BlobStore } from '../service/ports.js';
 import { LayerPool } from './layer-pool.js';
+import { warmUpSlices } from './warm-up.js';
 import { USER_ERROR_NAMES, type ProgressMessage, type SliceJob, type SliceJobResult } from './slice-job.js';
 
 let geometry: Promise<void> | null = null;
@@ -78,6 +79,13 @@ function parseNamed(bytes: Uint8Array, fileName: string): ReturnType<typeof pars
     if (e?.message && !e.message.includes(fileName)) e.message = `${fileName}: ${e.message}`;
     throw err;
   }
+}
+
+/** The runner's warm-up job (warm-up.ts): ms taken. */
+export async function warmUp(): Promise<number> {
+  geometry ??= initGeometry();
+  await geometry;
+  return warmUpSlices();
 }
 
 export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {

@@ -30,6 +30,8 @@ export interface ServiceConfig {
   workerMaxMemoryMb: number;
   /** scheduling niceness added to worker threads (Linux), so HTTP keeps priority over slicing */
   workerNice: number;
+  /** each slicing worker slices a small built-in part before it takes tasks, so the first task runs warm code */
+  warmUp: boolean;
   /** longest time a client may take to send one request (uploads), seconds */
   requestTimeoutS: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -90,6 +92,7 @@ export function defaultConfig(): ServiceConfig {
     shutdownGraceS: 10,
     workerMaxMemoryMb: 0,
     workerNice: 10,
+    warmUp: true,
     requestTimeoutS: 600,
     logLevel: 'info',
     authCacheS: 5,
@@ -125,6 +128,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_SHUTDOWN_GRACE_S: 'shutdownGraceS',
   STRATUM_WORKER_MAX_MEMORY_MB: 'workerMaxMemoryMb',
   STRATUM_WORKER_NICE: 'workerNice',
+  STRATUM_WARM_UP: 'warmUp',
   STRATUM_REQUEST_TIMEOUT_S: 'requestTimeoutS',
   STRATUM_LOG_LEVEL: 'logLevel',
   STRATUM_AUTH_CACHE_S: 'authCacheS',

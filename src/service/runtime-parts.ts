@@ -42,6 +42,7 @@ export function runnerOptionsFor(config: ServiceConfig, extra: Partial<RunnerOpt
     taskTimeoutMs: config.taskTimeoutS * 1000,
     workerMaxMemoryMb: config.workerMaxMemoryMb,
     workerNice: config.workerNice,
+    warmUp: config.warmUp,
     layerThreads: layerThreadsFor(config),
     ...extra,
   };
