@@ -72,6 +72,13 @@ test('ASCII STL errors name the problem', () => {
   badModel(() => parseModel(enc('solid empty\nendsolid empty\n'), 'e.stl'), /without any facets/);
   badModel(() => parseModel(enc(asciiStl(cubeTris).replace('vertex 10', 'vertex nan')), 'n.stl'), /'nan' on line \d+ is not a finite number/);
   badModel(() => parseModel(enc(asciiStl(cubeTris).replace('vertex 10', 'vertex 1e999')), 'n.stl'), /not a finite number/);
+  const cut = asciiStl(cubeTris);
+  badModel(() => parseModel(enc(cut.slice(0, cut.indexOf('vertex', 200) + 9)), 't.stl'), /the file ends in the middle of a vertex on line \d+ \(is it truncated\?\)/);
+});
+
+test('OBJ errors name the problem and the line', () => {
+  badModel(() => parseModel(enc('v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n'), 's.obj'), /OBJ: the vertex on line 2 has 2 coordinates, not 3/);
+  badModel(() => parseModel(enc('v 0 0 0\nv 1 0 x\nv 0 1 0\nf 1 2 3\n'), 's.obj'), /OBJ: vertex coordinate 'x' on line 2 is not a finite number/);
 });
 
 test('empty, blank and unknown files', () => {

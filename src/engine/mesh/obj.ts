@@ -45,8 +45,8 @@ export function readObj(bytes: Uint8Array): RawMesh {
         while (p < eol && !isSpace(bytes[p])) p++;
         const v = parseNumber(bytes, ts, p);
         if (!Number.isFinite(v)) {
-          const what = ts === p ? 'a missing value' : `'${bytesToString(bytes, ts, p)}'`;
-          throw badModel(`OBJ: vertex coordinate ${what} on line ${lineAt(bytes, ts)} is not a finite number`);
+          if (ts === p) throw badModel(`OBJ: the vertex on line ${lineAt(bytes, ts)} has ${a} coordinate${a === 1 ? '' : 's'}, not 3`);
+          throw badModel(`OBJ: vertex coordinate '${bytesToString(bytes, ts, p)}' on line ${lineAt(bytes, ts)} is not a finite number`);
         }
         pos.push(v);
       }

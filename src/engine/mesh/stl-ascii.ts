@@ -80,8 +80,12 @@ function badCoordinate(bytes: Uint8Array, m: RegExpExecArray, a: number): Error 
       if (k < a) at += m[k]!.length;
     }
   }
-  const what = token === undefined ? 'end of file' : `'${bytesToString(bytes, at, at + token.length)}'`;
-  return badModel(`ASCII STL: vertex coordinate ${what} on line ${lineAt(bytes, at)} is not a finite number`);
+  if (token === undefined) return truncatedVertex(bytes, at);
+  return badModel(`ASCII STL: vertex coordinate '${bytesToString(bytes, at, at + token.length)}' on line ${lineAt(bytes, at)} is not a finite number`);
+}
+
+function truncatedVertex(bytes: Uint8Array, at: number): Error {
+  return badModel(`ASCII STL: the file ends in the middle of a vertex on line ${lineAt(bytes, at)} (is it truncated?)`);
 }
 
 /** Vertices of the facet being read, fanned into triangles when the facet ends. */
@@ -141,8 +145,8 @@ export function readAsciiStlBytes(bytes: Uint8Array): RawMesh {
         const [ns, ne] = nextToken();
         const v = parseNumber(bytes, ns, ne);
         if (!Number.isFinite(v)) {
-          const what = ns === ne ? 'end of file' : `'${bytesToString(bytes, ns, ne)}'`;
-          throw badModel(`ASCII STL: vertex coordinate ${what} on line ${lineAt(bytes, ns)} is not a finite number`);
+          if (ns === ne) throw truncatedVertex(bytes, ns);
+          throw badModel(`ASCII STL: vertex coordinate '${bytesToString(bytes, ns, ne)}' on line ${lineAt(bytes, ns)} is not a finite number`);
         }
         loop.push(v);
       }
