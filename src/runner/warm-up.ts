@@ -10,10 +10,21 @@ import { resolveSettings } from '../profiles/index.js';
 
 type Box = [x0: number, y0: number, z0: number, x1: number, y1: number, z1: number];
 
+// a box's corners are numbered by bits (x, y, z); each face as two triangles, counter-clockwise
+// seen from outside
+const BOX_FACES = [
+  [0, 2, 3, 1], // bottom (z0)
+  [4, 5, 7, 6], // top (z1)
+  [0, 1, 5, 4], // y0
+  [2, 6, 7, 3], // y1
+  [0, 4, 6, 2], // x0
+  [1, 3, 7, 5], // x1
+] as const;
+
 /**
  * A 20 × 20 × 3 mm frame around an 8 × 8 mm hole, with a 12 × 12 × 2 mm block on top that bridges
- * the hole (the frame's four sides and the block are separate closed boxes, which overlap: the
- * slicer takes their union, as it does with any model made of several shells).
+ * the hole: five closed boxes (the frame's four sides and the block) that touch without
+ * overlapping; the slicer joins them, as it does any model made of several shells.
  */
 export function warmUpMesh(): Mesh {
   const boxes: Box[] = [
@@ -29,17 +40,8 @@ export function warmUpMesh(): Mesh {
     for (let v = 0; v < 8; v++) {
       positions.set([b[v & 1 ? 3 : 0], b[v & 2 ? 4 : 1], b[v & 4 ? 5 : 2]], (k * 8 + v) * 3);
     }
-    // corners numbered by bits (x, y, z); each face as two triangles, counter-clockwise seen from outside
-    const faces = [
-      [0, 2, 3, 1], // bottom (z0)
-      [4, 5, 7, 6], // top (z1)
-      [0, 1, 5, 4], // y0
-      [2, 6, 7, 3], // y1
-      [0, 4, 6, 2], // x0
-      [1, 3, 7, 5], // x1
-    ];
-    faces.forEach(([a, b2, c, d], f) => {
-      indices.set([a!, b2!, c!, a!, c!, d!].map((i) => k * 8 + i), (k * 12 + f * 2) * 3);
+    BOX_FACES.forEach(([p, q, r, t], f) => {
+      indices.set([p, q, r, p, r, t].map((i) => k * 8 + i), (k * 12 + f * 2) * 3);
     });
   });
   return { positions, indices };
