@@ -10,6 +10,7 @@ import { initGeometry, slice } from '../src/engine/index.js';
 import { resolveSettings } from '../src/profiles/index.js';
 import { warmUpMesh } from '../src/runner/warm-up.js';
 import { EmbeddedRuntime } from '../src/service/embedded-runtime.js';
+import type { TaskRecord } from '../src/service/model.js';
 import { parseStartTask } from '../src/service/task-request.js';
 import { signedVolume } from './mesh-fixtures.js';
 import { removeDir, serveEnv, startServeProcess, tempDir, testConfig, waitFor } from './api-helpers.js';
@@ -73,26 +74,50 @@ test('`stratum serve` warms its worker up before it listens', async () => {
   }
 });
 
-test('a worker without a warm-up job: the failure is logged, and the runner starts and slices', async () => {
-  const dir = tempDir('warm-up-fail');
+/** A runtime on the scripted stand-in worker `file`, warm-up on, its warnings collected. */
+async function startWithWorker(file: string, limitMs?: number): Promise<{ rt: EmbeddedRuntime; logged: () => string; dir: string }> {
+  const dir = tempDir('warm-up-worker');
   dirs.push(dir);
   let logged = '';
   const sink = new Writable({ write: (c, _e, done) => ((logged += c), done()) });
-  const worker = new URL('./runner-fake-worker.js', import.meta.url).href;
-  const rt = EmbeddedRuntime.open(testConfig(dir, { warmUp: true, logLevel: 'warn' }), pino({ level: 'warn' }, sink), { workerFile: worker });
+  const worker = new URL(file, import.meta.url).href;
+  const rt = EmbeddedRuntime.open(testConfig(dir, { warmUp: true, logLevel: 'warn' }), pino({ level: 'warn' }, sink), {
+    workerFile: worker,
+    ...(limitMs ? { warmUpLimitMs: limitMs } : {}),
+  });
+  await rt.start();
+  return { rt, logged: () => logged, dir };
+}
+
+/** A scripted task (runner-fake-worker.ts) through `rt`, to its end. */
+async function scriptedTask(rt: EmbeddedRuntime, dir: string): Promise<TaskRecord> {
+  const { account } = await rt.accounts.createKey('warm-up');
+  const script = { steps: 2, stepMs: 5, runLog: join(dir, 'runs.log') };
+  const file = await rt.files.upload(account.id, { type: 'STL', fileName: 'fake.stl' }, Readable.from([JSON.stringify(script)]));
+  const task = await rt.tasks.start(account.id, 'stl', parseStartTask({ files: [{ fileId: file.id }], settings: { printerModel: 'Creality Ender 3' } }));
+  return waitFor('the task to end', async () => {
+    const t = await rt.stores.metadata.getTask(task.id);
+    return t && t.status !== 'queued' && t.status !== 'started' && t.status !== 'running' ? t : undefined;
+  });
+}
+
+test('a worker without a warm-up job: the failure is logged, and the runner starts and slices', async () => {
+  const { rt, logged, dir } = await startWithWorker('./runner-fake-worker.js');
   try {
-    await rt.start();
-    assert.match(logged, /"level":40.*the warm-up slice failed/);
-    // and it takes tasks: a scripted one (runner-fake-worker.ts) finishes
-    const { account } = await rt.accounts.createKey('warm-up');
-    const script = { steps: 2, stepMs: 5, runLog: join(dir, 'runs.log') };
-    const file = await rt.files.upload(account.id, { type: 'STL', fileName: 'fake.stl' }, Readable.from([JSON.stringify(script)]));
-    const task = await rt.tasks.start(account.id, 'stl', parseStartTask({ files: [{ fileId: file.id }], settings: { printerModel: 'Creality Ender 3' } }));
-    const done = await waitFor('the task to end', async () => {
-      const t = await rt.stores.metadata.getTask(task.id);
-      return t && t.status !== 'queued' && t.status !== 'started' && t.status !== 'running' ? t : undefined;
-    });
-    assert.equal(done.status, 'finished');
+    assert.match(logged(), /"level":40.*the warm-up slice failed/);
+    assert.equal((await scriptedTask(rt, dir)).status, 'finished');
+  } finally {
+    await rt.close(0);
+  }
+});
+
+test('a warm-up that never ends: the runner starts after the limit, on a fresh thread, and slices', async () => {
+  const t0 = Date.now();
+  const { rt, logged, dir } = await startWithWorker('./runner-stuck-warm-up-worker.js', 300);
+  try {
+    assert.ok(Date.now() - t0 < 10_000, `start took ${Date.now() - t0} ms`);
+    assert.match(logged(), /"level":40.*the warm-up slice failed/);
+    assert.equal((await scriptedTask(rt, dir)).status, 'finished');
   } finally {
     await rt.close(0);
   }

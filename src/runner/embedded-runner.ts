@@ -17,6 +17,9 @@ import type { BlobStoreConfig } from '../store/blob-store-factory.js';
 import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
 import { TaskTransitions } from './task-transitions.js';
 
+/** The warm-up takes about 0.5 s; far past that, something is wrong and the service starts without it. */
+const WARM_UP_LIMIT_MS = 30_000;
+
 export interface RunnerOptions {
   workers: number;
   leaseMs: number;
@@ -28,6 +31,8 @@ export interface RunnerOptions {
   workerNice?: number;
   /** each worker slices a small built-in part a few times before it takes tasks (warm-up.ts); default false */
   warmUp?: boolean;
+  /** how long the warm-up may take before the runner starts without it; default WARM_UP_LIMIT_MS */
+  warmUpLimitMs?: number;
   /** threads one slice may spread its layers over; default 1 (none) */
   layerThreads?: number;
   /** the worker module (tests substitute their own); default ./slice-worker.js */
@@ -131,15 +136,17 @@ export class EmbeddedRunner {
 
   /**
    * Warms every worker before any task is claimed: one warm-up job per worker, all at once (a
-   * worker runs one job at a time, so each takes one). A failure is logged and the runner starts
-   * anyway: the warm-up only saves time.
+   * worker runs one job at a time, so each takes one). A failure, or a warm-up still running after
+   * WARM_UP_LIMIT_MS (its thread is then replaced), is logged and the runner starts anyway: the
+   * warm-up only saves time, and must never keep the service from starting.
    */
   private async warmUp(): Promise<void> {
     const t0 = performance.now();
     // the worker module's other export: no input, the ms it took back
     const pool = this.pool as unknown as Piscina<null, number>;
+    const signal = AbortSignal.timeout(this.opts.warmUpLimitMs ?? WARM_UP_LIMIT_MS);
     try {
-      await Promise.all(Array.from({ length: this.opts.workers }, () => pool.run(null, { name: 'warmUp' })));
+      await Promise.all(Array.from({ length: this.opts.workers }, () => pool.run(null, { name: 'warmUp', signal })));
       this.deps.log.info({ workers: this.opts.workers, ms: Math.round(performance.now() - t0) }, 'slicing workers warmed up');
     } catch (err) {
       this.deps.log.warn({ err }, 'the warm-up slice failed; the first tasks run cold');

@@ -35,6 +35,8 @@ export interface EmbeddedRuntimeOptions {
   withoutRunner?: boolean;
   /** substitute worker module (tests) */
   workerFile?: string;
+  /** how long the workers' warm-up may take (tests; default the runner's own) */
+  warmUpLimitMs?: number;
 }
 
 export class EmbeddedRuntime implements ServiceCore {
@@ -72,7 +74,10 @@ export class EmbeddedRuntime implements ServiceCore {
       ? null
       : new EmbeddedRunner(
           { store: metadata, queue, blobs, blobConfig: stores.blobConfig, events: this.events, metrics: this.metrics, log },
-          runnerOptionsFor(config, opts.workerFile ? { workerFile: opts.workerFile } : {}),
+          runnerOptionsFor(config, {
+            ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
+            ...(opts.warmUpLimitMs ? { warmUpLimitMs: opts.warmUpLimitMs } : {}),
+          }),
         );
     const runner = this.runner;
     if (runner) this.tasks.onQueued = () => runner.notify();
