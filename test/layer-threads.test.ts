@@ -47,3 +47,31 @@ test('a tall job of little layer work stays on this thread; with the threshold a
     pool.terminate();
   }
 });
+
+test('layer threads end with the slice, or stay keepIdleMs for the next one and are reused', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  // 310 layers of a 30 × 30 mm slab, sent to the threads whatever their work
+  const model = { name: 'slab', mesh: meshOf(box(0, 0, 0, 30, 30, 62)) };
+  const s = defaultSettings();
+  const once = new LayerPool(2);
+  const kept = new LayerPool(2, 400);
+  try {
+    const a = await slice([model], s, { executor: once.executor, minVerticesForThreads: 0 });
+    assert.deepEqual(once.threadIds(), [], 'ended with the slice');
+
+    const b = await slice([model], s, { executor: kept.executor, minVerticesForThreads: 0 });
+    const ids = kept.threadIds();
+    assert.equal(ids.length, 2, 'kept after the slice');
+    const c = await slice([model], s, { executor: kept.executor, minVerticesForThreads: 0 });
+    assert.deepEqual(kept.threadIds(), ids, 'the same threads sliced again');
+    // kept threads slice as fresh ones do (threaded output differs from one thread's only at the
+    // batch borders, which start with a retraction)
+    assert.deepEqual(b.output, a.output);
+    assert.deepEqual(c.output, a.output);
+    await new Promise((r) => setTimeout(r, 800));
+    assert.deepEqual(kept.threadIds(), [], 'ended after keepIdleMs without a slice');
+  } finally {
+    once.terminate();
+    kept.terminate();
+  }
+});

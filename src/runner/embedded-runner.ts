@@ -35,6 +35,8 @@ export interface RunnerOptions {
   warmUpLimitMs?: number;
   /** threads one slice may spread its layers over; default 1 (none) */
   layerThreads?: number;
+  /** how long those threads stay after a slice for the next one, ms; default 0 (they end with it) */
+  layerThreadsIdleMs?: number;
   /** the worker module (tests substitute their own); default ./slice-worker.js */
   workerFile?: string;
   /**
@@ -246,6 +248,7 @@ export class EmbeddedRunner {
       outputBlobKey: `outputs/${outputId}`,
       blobs: this.deps.blobConfig,
       layerThreads: this.opts.layerThreads ?? 1,
+      layerThreadsIdleMs: this.opts.layerThreadsIdleMs ?? 0,
       progressPort: channel.port2,
     };
     const timeout = setTimeout(() => this.abort(task.id, 'timeout'), this.opts.taskTimeoutMs);

@@ -23,8 +23,24 @@ function rebuildError(r: Extract<LayerWorkerReply, { type: 'error' }>): Error {
 export class LayerPool {
   private workers: Worker[] = [];
   private nextId = 1;
+  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor(readonly size = Math.max(1, availableParallelism())) {}
+  /**
+   * `keepIdleMs`: how long the threads stay after a slice, for the next one. 0 (the default) ends
+   * them as soon as their last batch is back: idle threads keep their heaps and geometry memory
+   * (which never shrinks) while the caller writes the G-code and after, which is what a one-slice
+   * process (the CLI) wants. A service keeps them: fresh threads cost their start (~0.15 s each)
+   * and run cold code, about a quarter of the Stanford bunny's slice.
+   */
+  constructor(
+    readonly size = Math.max(1, availableParallelism()),
+    readonly keepIdleMs = 0,
+  ) {}
+
+  /** the ids of the threads running now (kept idle ones included) */
+  threadIds(): number[] {
+    return this.workers.filter(Boolean).map((w) => w.threadId);
+  }
 
   private worker(i: number): Worker {
     if (!this.workers[i]) {
@@ -40,6 +56,8 @@ export class LayerPool {
 
   private run(batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal): Promise<EncodedBatchResult[]> {
     if (batches.length === 0) return Promise.resolve([]);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     // the rest of a model (modifier role, density field) is small and goes as it is
     const models = batches[0].models.map((m) => ({ ...m, positions: shared(m.positions), indices: shared(m.indices) }));
     const queue = batches.map((b) => ({ ...b, models }));
@@ -63,9 +81,7 @@ export class LayerPool {
         if (!batch) {
           if (running === 0 && !failed) {
             signal?.removeEventListener('abort', onAbort);
-            // idle threads would keep their heaps and geometry memory (which never shrinks) while the
-            // caller writes the G-code and after; the next run starts fresh ones (~0.1 s)
-            this.terminate();
+            this.idle();
             resolve(results);
           }
           return;
@@ -95,7 +111,16 @@ export class LayerPool {
     });
   }
 
+  /** After a slice: the threads end now, or after keepIdleMs without another slice. */
+  private idle(): void {
+    if (this.keepIdleMs <= 0) return this.terminate();
+    this.idleTimer = setTimeout(() => this.terminate(), this.keepIdleMs);
+    this.idleTimer.unref();
+  }
+
   terminate(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     for (const w of this.workers) void w?.terminate();
     this.workers = [];
   }

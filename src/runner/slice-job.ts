@@ -15,6 +15,8 @@ export interface SliceJob {
   blobs: BlobStoreConfig;
   /** threads the slice may spread its layers over (1: none besides the worker itself) */
   layerThreads: number;
+  /** how long those threads stay after a slice for the next one, ms (0: they end with the slice) */
+  layerThreadsIdleMs: number;
   /** receives ProgressMessage posts */
   progressPort: MessagePort;
 }

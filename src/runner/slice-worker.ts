@@ -16,14 +16,14 @@ import { USER_ERROR_NAMES, type ProgressMessage, type SliceJob, type SliceJobRes
 
 let geometry: Promise<void> | null = null;
 const stores = new Map<string, BlobStore>();
-/** this worker's layer threads, kept between slices (they start on first use) */
+/** this worker's layer threads (they start on first use, and stay for a while after: layer-pool.ts) */
 let layerPool: LayerPool | null = null;
 
-function layerPoolFor(threads: number): LayerPool | null {
+function layerPoolFor(threads: number, keepIdleMs: number): LayerPool | null {
   if (threads <= 1) return null;
-  if (layerPool?.size !== threads) {
+  if (layerPool?.size !== threads || layerPool.keepIdleMs !== keepIdleMs) {
     layerPool?.terminate();
-    layerPool = new LayerPool(threads);
+    layerPool = new LayerPool(threads, keepIdleMs);
   }
   return layerPool;
 }
@@ -125,7 +125,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     warnings.push(...resolved.warnings);
     checkModelsOnBed(placed, resolved.settings);
 
-    const pool = layerPoolFor(job.layerThreads);
+    const pool = layerPoolFor(job.layerThreads, job.layerThreadsIdleMs);
     const result = await slice(models, resolved.settings, { onProgress: post, ...(pool ? { executor: pool.executor } : {}) });
     warnings.push(...result.stats.warnings);
     const { size } = await store.put(job.outputBlobKey, result.output);

@@ -13,6 +13,8 @@ export interface ServiceConfig {
   workers: number;
   /** threads one slice spreads its layers over (large models only); 0 = cores ÷ workers */
   layerThreads: number;
+  /** how long those threads stay after a slice for the next large one, seconds (0: they end with it) */
+  layerThreadsIdleS: number;
   maxUploadBytes: number;
   /** files and outputs older than this are deleted (task records stay) */
   retentionDays: number;
@@ -83,6 +85,7 @@ export function defaultConfig(): ServiceConfig {
     dataDir: './data',
     workers: defaultWorkers(),
     layerThreads: 0,
+    layerThreadsIdleS: 60,
     maxUploadBytes: 512 * 1024 * 1024,
     retentionDays: 7,
     sweepIntervalS: 3600,
@@ -119,6 +122,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_DATA_DIR: 'dataDir',
   STRATUM_WORKERS: 'workers',
   STRATUM_LAYER_THREADS: 'layerThreads',
+  STRATUM_LAYER_THREADS_IDLE_S: 'layerThreadsIdleS',
   STRATUM_MAX_UPLOAD_BYTES: 'maxUploadBytes',
   STRATUM_RETENTION_DAYS: 'retentionDays',
   STRATUM_SWEEP_INTERVAL_S: 'sweepIntervalS',

@@ -44,6 +44,7 @@ export function runnerOptionsFor(config: ServiceConfig, extra: Partial<RunnerOpt
     workerNice: config.workerNice,
     warmUp: config.warmUp,
     layerThreads: layerThreadsFor(config),
+    layerThreadsIdleMs: config.layerThreadsIdleS * 1000,
     ...extra,
   };
 }
