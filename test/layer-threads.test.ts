@@ -68,10 +68,23 @@ test('layer threads end with the slice, or stay keepIdleMs for the next one and 
     // batch borders, which start with a retraction)
     assert.deepEqual(b.output, a.output);
     assert.deepEqual(c.output, a.output);
+    assert.ok(kept.heldBytes() > 0, 'the threads said what they hold');
     await new Promise((r) => setTimeout(r, 800));
     assert.deepEqual(kept.threadIds(), [], 'ended after keepIdleMs without a slice');
   } finally {
     once.terminate();
     kept.terminate();
+  }
+});
+
+test('layer threads holding more than keepAtMostBytes end with the slice even when they could be kept', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  const model = { name: 'slab', mesh: meshOf(box(0, 0, 0, 30, 30, 62)) };
+  const pool = new LayerPool(2, 60_000, 1024 * 1024);
+  try {
+    await slice([model], defaultSettings(), { executor: pool.executor, minVerticesForThreads: 0 });
+    assert.deepEqual(pool.threadIds(), [], 'over 1 MiB: not kept');
+  } finally {
+    pool.terminate();
   }
 });

@@ -20,10 +20,19 @@ function rebuildError(r: Extract<LayerWorkerReply, { type: 'error' }>): Error {
   return e;
 }
 
+/**
+ * Idle threads are kept only while they hold less than this in all: after the Stanford bunny two
+ * threads hold about 143 MiB (heaps and WASM memory); a model many times its size would keep far
+ * more, for nothing if the next task is small.
+ */
+export const KEEP_AT_MOST_BYTES = 512 * 1024 * 1024;
+
 export class LayerPool {
   private workers: Worker[] = [];
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** what each thread said it held after its last batch, bytes */
+  private memory: number[] = [];
 
   /**
    * `keepIdleMs`: how long the threads stay after a slice, for the next one. 0 (the default) ends
@@ -35,6 +44,7 @@ export class LayerPool {
   constructor(
     readonly size = Math.max(1, availableParallelism()),
     readonly keepIdleMs = 0,
+    readonly keepAtMostBytes = KEEP_AT_MOST_BYTES,
   ) {}
 
   /** the ids of the threads running now (kept idle ones included) */
@@ -100,6 +110,7 @@ export class LayerPool {
           running--;
           if (r.type === 'error') return fail(rebuildError(r));
           results.push(r.result);
+          this.memory[i] = r.memoryBytes;
           if (!failed) feed(i);
         };
         const onError = (err: Error) => fail(err);
@@ -111,9 +122,17 @@ export class LayerPool {
     });
   }
 
-  /** After a slice: the threads end now, or after keepIdleMs without another slice. */
+  /** bytes the threads held after their last batches (JavaScript heaps and WASM memory) */
+  heldBytes(): number {
+    return this.memory.reduce((a, b) => a + (b ?? 0), 0);
+  }
+
+  /**
+   * After a slice: the threads end now, or after keepIdleMs without another slice; at once, too,
+   * when they hold more than keepAtMostBytes (a huge model's geometry memory never shrinks).
+   */
   private idle(): void {
-    if (this.keepIdleMs <= 0) return this.terminate();
+    if (this.keepIdleMs <= 0 || this.heldBytes() > this.keepAtMostBytes) return this.terminate();
     this.idleTimer = setTimeout(() => this.terminate(), this.keepIdleMs);
     this.idleTimer.unref();
   }
@@ -123,5 +142,6 @@ export class LayerPool {
     this.idleTimer = null;
     for (const w of this.workers) void w?.terminate();
     this.workers = [];
+    this.memory = [];
   }
 }

@@ -1,7 +1,8 @@
 // A layer-batch thread: runs the engine on one batch of layers at a time and hands the packed
 // plans back by transfer. Started by LayerPool; stays alive for the next batch.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { initGeometry, runLayerBatchEncoded, type LayerBatch } from '../engine/index.js';
+import { geometryMemoryBytes, initGeometry, runLayerBatchEncoded, type LayerBatch } from '../engine/index.js';
 
 const port = parentPort;
 if (!port) throw new Error('layer-worker.js runs as a worker thread');
@@ -9,7 +10,8 @@ if (!port) throw new Error('layer-worker.js runs as a worker thread');
 export type LayerWorkerRequest = { id: number; batch: LayerBatch };
 export type LayerWorkerReply =
   | { id: number; type: 'layer'; count: number }
-  | { id: number; type: 'done'; result: ReturnType<typeof runLayerBatchEncoded> }
+  /** memoryBytes: what this thread holds now (its JavaScript heap and the geometry module's WASM memory) */
+  | { id: number; type: 'done'; result: ReturnType<typeof runLayerBatchEncoded>; memoryBytes: number }
   | { id: number; type: 'error'; name: string; message: string; code?: string };
 
 port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
@@ -26,7 +28,8 @@ port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
     if (pending > 0) port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
     const { ints, floats, layers } = result.encoded;
     const transfer = [ints.buffer as ArrayBuffer, floats.buffer as ArrayBuffer, layers.buffer as ArrayBuffer];
-    port.postMessage({ id, type: 'done', result } satisfies LayerWorkerReply, transfer);
+    const memoryBytes = getHeapStatistics().total_heap_size + geometryMemoryBytes();
+    port.postMessage({ id, type: 'done', result, memoryBytes } satisfies LayerWorkerReply, transfer);
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     port.postMessage({ id, type: 'error', name: e.name, message: e.message, code: (e as { code?: string }).code } satisfies LayerWorkerReply);

@@ -124,6 +124,11 @@ function heapViews(): void {
   }
 }
 
+/** Bytes of the geometry module's WASM memory on this thread (it grows with the largest job and never shrinks). */
+export function geometryMemoryBytes(): number {
+  return M ? (M as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer.byteLength : 0;
+}
+
 /** Whether results are read straight from WASM memory (the layout check passed); for tests. */
 export function readsResultsInPlace(): boolean {
   return rawLayout === true;
