@@ -146,5 +146,5 @@ export function printTurnaround(results: ModelResult[], figures: TurnaroundFigur
       }),
     ),
   );
-  out.write('first task: a model\'s first task on the service (the very first one also starts the slicing worker); the service keeps its worker and compiled code between tasks\n');
+  out.write('first task: a model\'s first task on the service (the worker warmed up as the service started; a large model\'s first task also starts its layer threads); the service keeps its worker, threads and compiled code between tasks\n');
 }

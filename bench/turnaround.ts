@@ -1,8 +1,9 @@
 // How fast the service gives a task back: a running embedded service (`stratum serve`), the model
 // uploaded, then for each task the time from POST /v1/stl/tasks to the printer file downloaded, the
 // task followed by its server-sent events. What a client of the service waits for, on a server
-// that is already up; the first task also starts the slicing worker and runs its code cold, so it
-// is reported on its own, and the figure is the median of the tasks after it.
+// that is already up (its slicing worker warmed up as it started). A model's first task still runs
+// some code for the first time (a large one also starts its layer threads), so it is reported on
+// its own, and the figure is the median of the tasks after it.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -10,7 +11,7 @@ import { median } from './measure.js';
 import { createKey, serviceEnv, startService } from './service-process.js';
 
 export interface Turnaround {
-  /** the model's first task, s (worker start and cold code included) */
+  /** the model's first task, s (code run for the first time and layer threads started included) */
   firstS: number;
   /** median of the tasks after it, s */
   warmS: number | null;
