@@ -36,10 +36,10 @@ export interface PipelineOptions extends SliceOptions {
  * on one thread; the bunny, 771 layers, 1.4× faster on two). */
 const MIN_LAYERS_FOR_THREADS = 300;
 /**
- * Nor do they below this much layer work, however many layers: the threads start fresh for each
- * slice and run cold code. tall_thin_wedge (979 layers, ~6,000 estimated vertices) came back from
- * the service in 0.98–1.3 s on two layer threads and 0.21–0.24 s on one; the bunny (~400,000) gains
- * from them.
+ * Nor do they below this much layer work, however many layers: threads started for the slice (the
+ * CLI's always are; the service's when none were kept from an earlier one) run cold code.
+ * tall_thin_wedge (979 layers, ~6,000 estimated vertices) came back from the service in 0.98–1.3 s
+ * on two fresh layer threads and 0.21–0.24 s on one; the bunny (~400,000) gains from them.
  */
 export const MIN_VERTICES_FOR_THREADS = 100_000;
 /** Layers planned at a time on this thread before they are packed (walls, regions and op objects

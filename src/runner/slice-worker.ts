@@ -14,7 +14,6 @@ import { LayerPool } from './layer-pool.js';
 import { warmUpSlices } from './warm-up.js';
 import { USER_ERROR_NAMES, type ProgressMessage, type SliceJob, type SliceJobResult } from './slice-job.js';
 
-let geometry: Promise<void> | null = null;
 const stores = new Map<string, BlobStore>();
 /** this worker's layer threads (they start on first use, and stay for a while after: layer-pool.ts) */
 let layerPool: LayerPool | null = null;
@@ -83,16 +82,14 @@ function parseNamed(bytes: Uint8Array, fileName: string): ReturnType<typeof pars
 
 /** The runner's warm-up job (warm-up.ts): ms taken. */
 export async function warmUp(): Promise<number> {
-  geometry ??= initGeometry();
-  await geometry;
+  await initGeometry();
   return warmUpSlices();
 }
 
 export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
   const t0 = performance.now();
   try {
-    geometry ??= initGeometry();
-    await geometry;
+    await initGeometry();
     const store = storeFor(job);
     const post = progressPoster(job);
     // the task shows as running from the moment a worker reads its input

@@ -114,8 +114,13 @@ let heapBuffer: ArrayBufferLike | null = null;
 let heapU32: Uint32Array<ArrayBufferLike> = new Uint32Array(0);
 let heapF64: Float64Array<ArrayBufferLike> = new Float64Array(0);
 
+/** The module's WASM memory (a new buffer each time the memory grows). */
+function wasmMemory(m: C2.MainModule): ArrayBufferLike {
+  return (m as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer;
+}
+
 function heapViews(): void {
-  const buffer = (mod() as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer;
+  const buffer = wasmMemory(mod());
   // the views go stale (detached) when the WASM memory grows
   if (buffer !== heapBuffer) {
     heapBuffer = buffer;
@@ -126,7 +131,7 @@ function heapViews(): void {
 
 /** Bytes of the geometry module's WASM memory on this thread (it grows with the largest job and never shrinks). */
 export function geometryMemoryBytes(): number {
-  return M ? (M as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer.byteLength : 0;
+  return M ? wasmMemory(M).byteLength : 0;
 }
 
 /** Whether results are read straight from WASM memory (the layout check passed); for tests. */
