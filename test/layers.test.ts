@@ -197,7 +197,7 @@ test('3DBenchy: 240 layers, none empty, in well under a second', { skip: !MODELS
 });
 
 test('clean-area check: only non-crossing, correctly nested loops skip the union', async () => {
-  const { isCleanArea } = await import('../src/engine/layers/simple-area.js');
+  const { isCleanArea } = await import('../src/engine/geom/simple-area.js');
   const sq = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
   const cw = (p: number[]) => {
     const out: number[] = [];

@@ -26,7 +26,7 @@ export interface Chains {
   open: OpenChain[];
   /**
    * true when every edge key had exactly one segment starting and one ending there: the layer's
-   * loops then follow the mesh's own orientation with no repair (see simple-area.ts)
+   * loops then follow the mesh's own orientation with no repair (see geom/simple-area.ts)
    */
   clean: boolean;
 }

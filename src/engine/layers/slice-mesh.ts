@@ -10,7 +10,7 @@ import { bucketTriangles, addEntering } from './buckets.js';
 import { ChainScratch, chainSegments } from './chain.js';
 import { stitchChains } from './stitch.js';
 import { MeshHoles } from './holes.js';
-import { isCleanArea, CleanAreaScratch } from './simple-area.js';
+import { isCleanArea, CleanAreaScratch } from '../geom/simple-area.js';
 import { simplifyLoop, SimplifyScratch } from './simplify-loop.js';
 
 /**
