@@ -3,6 +3,7 @@
 // reused input vectors cleared) in a `finally`, since the WASM heap never shrinks. Call `initGeometry()` once before any other function.
 import type { Path, Paths } from '../types.js';
 import { signedArea } from './path-math.js';
+import { miterOffsetWithoutUnion } from './miter-offset.js';
 import type * as C2 from 'clipper2-wasm/dist/clipper2z.js';
 import factory from 'clipper2-wasm/dist/es/clipper2z.js';
 
@@ -179,12 +180,23 @@ function checkRawLayout(): boolean {
   }
 }
 
+let miterShortcut = true;
+
+/** Whether miter offsets try miterOffsetWithoutUnion first (on by default; off only to compare the two). */
+export function useMiterShortcut(on: boolean): void {
+  miterShortcut = on;
+}
+
 /**
  * Offsets closed polygons by `delta` µm (negative shrinks). Round joins use an arc tolerance of
  * `arcTolerance` µm. Returns positive-oriented areas.
  */
 export function offset(paths: Paths, delta: number, join: JoinKind = 'miter', miterLimit = 2, arcTolerance = 5): Paths {
   if (paths.length === 0) return [];
+  if (join === 'miter' && miterShortcut) {
+    const quick = miterOffsetWithoutUnion(paths, delta, miterLimit);
+    if (quick !== null) return quick;
+  }
   const m = mod();
   const src = toWasm(paths, 3);
   let res: C2.PathsD | null = null;
