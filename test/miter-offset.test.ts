@@ -100,17 +100,30 @@ test('a loop shrunk past its own width is gone, as in Clipper2', async () => {
   assert.deepEqual(miterOffsetWithoutUnion([[0, 0, 10000, 0, 10000, 300, 0, 300]], -200, 2), []);
 });
 
-test('what needs a union or a square join is left to Clipper2 (null), and offset() still gives its result', async () => {
+test('corners past the miter limit get Clipper2\'s square join', async () => {
   await initGeometry();
-  // a 10° tip grown past the miter limit: a square join
-  const spike = [[0, 0, 10000, 0, 10000, 1763]];
-  assert.equal(miterOffsetWithoutUnion(spike, 200, 2), null);
+  // a 10° tip grown with miter limits 2 (squared off) and 20 (mitred)
+  const tip = [[0, 0, 10000, 0, 10000, 1763]];
+  const squared = assertMatches(tip, 200, 2);
+  assert.equal(squared[0].length / 2, 4, 'the tip is cut square: four corners');
+  assert.equal(assertMatches(tip, 200, 20)[0].length / 2, 3);
+  // a slit 0.1 mm wide into a square grows open with a square end
+  const slit = [[0, 0, 10000, 0, 10000, 4950, 5000, 5000, 10000, 5050, 10000, 10000, 0, 10000]];
+  assertMatches(slit, -200, 2);
+});
+
+test('what needs a union is left to Clipper2 (null), and offset() still gives its result', async () => {
+  await initGeometry();
   // two squares joined by a 0.3 mm neck, shrunk by 0.2 mm: the neck pinches off into two parts
   const dumbbell = [[0, 0, 4000, 0, 4000, 1850, 6000, 1850, 6000, 0, 10000, 0, 10000, 4000, 6000, 4000, 6000, 2150, 4000, 2150, 4000, 4000, 0, 4000]];
   assert.equal(miterOffsetWithoutUnion(dumbbell, -200, 2), null);
   const parts = offset(dumbbell, -200);
   assert.equal(parts.length, 2);
   assertSame(parts, clipperOffset(dumbbell, -200, 2));
+  // a 1° needle on a square, shrunk: its collapse reaches the corners where it meets the square
+  const needle = [[0, 0, 5000, 0, 5000, 2000, 20000, 2500, 5000, 2262, 5000, 5000, 0, 5000]];
+  assert.equal(miterOffsetWithoutUnion(needle, -300, 2), null);
+  assert.deepEqual(area(offset(needle, -300)), 4400 * 4400);
   // loops that overlap (two squares on top of each other) are not a clean area
   assert.equal(miterOffsetWithoutUnion([square(0, 0, 5000), square(2000, 2000, 5000)], -100, 2), null);
 });

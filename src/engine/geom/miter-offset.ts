@@ -14,10 +14,14 @@
 // between sharp corners, every edge of a loop shrunk past its own width) drops out at the distance
 // where its length reaches zero, and its neighbours meet from there on: the edges are followed as
 // they shrink, in the order they vanish, as a straight skeleton's edge events are.
-// The result is taken only when it is plainly the offset: no corner needs a square join (past the
-// miter limit) or turns back on itself, no two edges of the result meet, and each loop's orientation
-// matches its nesting (isCleanArea), so no loops overlap or swallow each other. Anything else
-// returns null and the caller offsets with Clipper2, as before.
+// A corner too sharp for a miter (past the miter limit, or a spike) that opens a gap gets a square
+// join: it is cut square to its bisector, |d| from the corner, as Clipper2 cuts it. That cut is the
+// moved line of an edge of no length at the corner whose normal is the bisector, so the corner
+// becomes two milder ones around such an edge, and the rest follows as before.
+// The result is taken only when it is plainly the offset: no corner where the moved edges overlap
+// turns back on itself, no edge vanishes within 0.5 µm of the full distance, no two edges of the
+// result meet, and each loop's orientation matches its nesting (isCleanArea), so no loops overlap or
+// swallow each other. Anything else returns null and the caller offsets with Clipper2, as before.
 import type { Paths } from '../types.js';
 import { CleanAreaScratch, isCleanArea } from './simple-area.js';
 
@@ -41,6 +45,8 @@ let scratch: CleanAreaScratch | null = null;
 /** Per-edge working arrays, grown as needed and reused from call to call. */
 class Edges {
   cap = 0;
+  sx = new Float64Array(0); // start point (an input point; a square join's edge starts and ends at its corner)
+  sy = new Float64Array(0);
   dx = new Float64Array(0); // unit direction
   dy = new Float64Array(0);
   len = new Float64Array(0); // length at distance `at`
@@ -62,6 +68,8 @@ class Edges {
     if (this.cap >= n) return;
     const c = Math.max(n, 2 * this.cap, 64);
     this.cap = c;
+    this.sx = new Float64Array(c);
+    this.sy = new Float64Array(c);
     this.dx = new Float64Array(c);
     this.dy = new Float64Array(c);
     this.len = new Float64Array(c);
@@ -177,31 +185,31 @@ function offsetLoop(p: number[], n: number, delta: number, minCos: number): numb
   const queued = setUpCorners(p, n, delta, minCos);
   if (queued < 0) return null;
   let start = 0;
-  let alive = n;
+  let alive = edgeCount;
   if (queued > 0) {
-    start = collapseEdges(p, n, delta);
+    start = collapseEdges(p, alive, delta);
     if (start === GONE) return VANISHED;
     if (start < 0) return null;
     alive = aliveAfterCollapse;
   }
-  const pts = tracePoints(p, start, alive, delta);
+  const pts = tracePoints(start, alive, delta);
   if (pts === null) return null;
   lastConvexCcw = setUpConvexCcw;
   return dropCollinear(pts);
 }
 
-/** What setUpCorners found: whether the loop is convex and counter-clockwise, and whether every corner cuts. */
+/** What setUpCorners found: how many edges (square joins add some), whether the loop is convex and counter-clockwise, and whether every corner cuts. */
+let edgeCount = 0;
 let setUpConvexCcw = false;
 let setUpConvex = false;
 
 /**
- * Fills the edge arrays for one loop and sorts out its corners: −1 when a corner is a spike, needs a
- * square join or repeats a point; else how many edges vanish before the full distance (queued).
+ * Fills the edge arrays for one loop and sorts out its corners: −1 when a corner where the moved edges
+ * overlap is a spike, or a point repeats; else how many edges vanish before the full distance (queued).
  */
 function setUpCorners(p: number[], n: number, delta: number, minCos: number): number {
   const E = edges;
-  E.ensure(n);
-  const { dx, dy, len, at, sin: sins, cos: coss, cut, prev, next, stamp, original } = E;
+  E.ensure(2 * n);
   // the edge into corner 0 (the closing edge) first
   let hx = p[0] - p[2 * n - 2], hy = p[1] - p[2 * n - 1];
   const hl = Math.sqrt(hx * hx + hy * hy);
@@ -209,51 +217,83 @@ function setUpCorners(p: number[], n: number, delta: number, minCos: number): nu
   hx /= hl;
   hy /= hl;
   // every corner cuts (or is straight): the offset is the intersection of the edges' half-planes
-  let convex = true;
+  setUpConvex = true;
   // every turn to the left, and the edge direction passing east (dy from < 0 to ≥ 0) just once:
   // a convex counter-clockwise loop
-  let allLeft = true;
-  let eastward = 0;
+  allLeft = true;
+  eastward = 0;
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const j = i + 1 < n ? i + 1 : 0;
     const fx = p[2 * j] - p[2 * i], fy = p[2 * j + 1] - p[2 * i + 1];
     const l = Math.sqrt(fx * fx + fy * fy);
     if (l === 0) return -1;
     const ux = fx / l, uy = fy / l;
-    dx[i] = ux;
-    dy[i] = uy;
-    len[i] = l;
-    at[i] = 0;
-    prev[i] = i === 0 ? n - 1 : i - 1;
-    next[i] = j;
-    stamp[i] = 0;
-    original[i] = 1;
     const sin = hx * uy - hy * ux;
     const cos = hx * ux + hy * uy;
-    if (cos <= -NEAR_STRAIGHT_COS) return -1; // a spike
-    // the moved edges overlap (the corner cuts both) when the turn is against the offset's side
-    const overlapping = sin * delta < 0;
-    if (!overlapping && cos <= NEAR_STRAIGHT_COS && cos <= minCos) return -1; // a square join
-    sins[i] = sin;
-    coss[i] = cos;
-    const k = Math.abs(sin) / (1 + cos); // tan(|turn| / 2)
-    cut[i] = overlapping ? k : -k;
-    if (!overlapping && sin !== 0) convex = false;
-    if (sin < 0) allLeft = false;
-    if (hy < 0 && uy >= 0) eastward++;
+    const gap = sin * delta >= 0;
+    if (cos <= -NEAR_STRAIGHT_COS && sin === 0) return -1; // a fold
+    if (gap && cos <= NEAR_STRAIGHT_COS && cos <= minCos) {
+      // a square join: an edge of no length whose normal is the corner's bisector, on the gap's side
+      let vx = hx - ux, vy = hy - uy;
+      const vl = Math.sqrt(vx * vx + vy * vy);
+      vx /= vl;
+      vy /= vl;
+      if (delta < 0) {
+        vx = -vx;
+        vy = -vy;
+      }
+      // the edge's direction is its normal turned a quarter to the left
+      addEdge(m++, p[2 * i], p[2 * i + 1], -vy, vx, 0, hx, hy, delta);
+      addEdge(m++, p[2 * i], p[2 * i + 1], ux, uy, l, -vy, vx, delta);
+    } else {
+      addEdge(m++, p[2 * i], p[2 * i + 1], ux, uy, l, hx, hy, delta);
+    }
     hx = ux;
     hy = uy;
   }
-  setUpConvex = convex;
+  const { prev, next } = E;
+  for (let k = 0; k < m; k++) {
+    prev[k] = k === 0 ? m - 1 : k - 1;
+    next[k] = k + 1 < m ? k + 1 : 0;
+  }
+  edgeCount = m;
   setUpConvexCcw = allLeft && eastward === 1;
   // edges that vanish before the full distance drop out, earliest first
   const dist = Math.abs(delta);
   E.heapN = 0;
-  for (let i = 0; i < n; i++) {
-    const t = E.vanishesAt(i);
-    if (t < dist + TOO_CLOSE_UM) E.push(t, i);
+  for (let k = 0; k < m; k++) {
+    const t = E.vanishesAt(k);
+    if (t < dist + TOO_CLOSE_UM) E.push(t, k);
   }
   return E.heapN;
+}
+
+let allLeft = true;
+let eastward = 0;
+
+/** Stores edge k (start point, unit direction, length) and its start corner, coming from direction (hx, hy). */
+function addEdge(k: number, x: number, y: number, ux: number, uy: number, l: number, hx: number, hy: number, delta: number): void {
+  const E = edges;
+  E.sx[k] = x;
+  E.sy[k] = y;
+  E.dx[k] = ux;
+  E.dy[k] = uy;
+  E.len[k] = l;
+  E.at[k] = 0;
+  E.stamp[k] = 0;
+  E.original[k] = 1;
+  const sin = hx * uy - hy * ux;
+  const cos = hx * ux + hy * uy;
+  E.sin[k] = sin;
+  E.cos[k] = cos;
+  // the moved edges overlap (the corner cuts both) when the turn is against the offset's side
+  const overlapping = sin * delta < 0;
+  const cut = Math.abs(sin) / (1 + cos); // tan(|turn| / 2)
+  E.cut[k] = overlapping ? cut : -cut;
+  if (!overlapping && sin !== 0) setUpConvex = false;
+  if (sin < 0) allLeft = false;
+  if (hy < 0 && uy >= 0) eastward++;
 }
 
 /** collapseEdges' answer when the whole loop shrinks away. */
@@ -305,8 +345,8 @@ function collapseEdges(p: number[], n: number, delta: number): number {
 }
 
 /** The corner at the start of each remaining edge, rounded; null where two moved lines barely cross. */
-function tracePoints(p: number[], start: number, alive: number, delta: number): number[] | null {
-  const { dx, dy, turn, prev, next, original } = edges;
+function tracePoints(start: number, alive: number, delta: number): number[] | null {
+  const { sx, sy, dx, dy, turn, prev, next, original } = edges;
   const pts: number[] = new Array(2 * alive);
   let i = start;
   let o = 0;
@@ -314,16 +354,17 @@ function tracePoints(p: number[], start: number, alive: number, delta: number): 
     const h = prev[i];
     let x: number, y: number;
     if (original[i]) {
+      // the miter point of two edges that meet at the input point
       const ax = dy[h], ay = -dx[h];
       const bx = dy[i], by = -dx[i];
       const f = delta / (1 + ax * bx + ay * by);
-      x = p[2 * i] + (ax + bx) * f;
-      y = p[2 * i + 1] + (ay + by) * f;
+      x = sx[i] + (ax + bx) * f;
+      y = sy[i] + (ay + by) * f;
     } else {
       if (Math.abs(Math.sin(turn[i])) < MIN_CROSSING_SIN) return null;
-      // where the moved lines of edges h and i cross (each through its input start point, moved out)
-      const hx = p[2 * h] + dy[h] * delta, hy = p[2 * h + 1] - dx[h] * delta;
-      const ix = p[2 * i] + dy[i] * delta, iy = p[2 * i + 1] - dx[i] * delta;
+      // where the moved lines of edges h and i cross (each through its start point, moved out)
+      const hx = sx[h] + dy[h] * delta, hy = sy[h] - dx[h] * delta;
+      const ix = sx[i] + dy[i] * delta, iy = sy[i] - dx[i] * delta;
       const s = ((ix - hx) * dy[i] - (iy - hy) * dx[i]) / (dx[h] * dy[i] - dy[h] * dx[i]);
       x = hx + s * dx[h];
       y = hy + s * dy[h];
