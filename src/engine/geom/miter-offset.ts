@@ -23,6 +23,7 @@
 // result meet, and each loop's orientation matches its nesting (isCleanArea), so no loops overlap or
 // swallow each other. Anything else returns null and the caller offsets with Clipper2, as before.
 import type { Paths } from '../types.js';
+import { EventQueue } from './event-queue.js';
 import { CleanAreaScratch, isCleanArea } from './simple-area.js';
 
 /** Clipper2's threshold for a straight-through join (about 2.5°), kept so the two agree on which corners are mitred. */
@@ -57,12 +58,10 @@ class Edges {
   cut = new Float64Array(0); // how fast the start corner shortens the edge: tan(|turn| / 2), negative where it lengthens it
   prev = new Int32Array(0);
   next = new Int32Array(0);
-  stamp = new Int32Array(0); // changes each time the edge's vanishing distance does (stale heap entries)
+  stamp = new Int32Array(0); // changes each time the edge's vanishing distance does (stale queue entries)
   original = new Uint8Array(0); // the start corner is still the input's vertex
-  heapT = new Float64Array(0);
-  heapE = new Int32Array(0);
-  heapS = new Int32Array(0);
-  heapN = 0;
+  /** edges by the distance they vanish at */
+  readonly events = new EventQueue();
 
   ensure(n: number): void {
     if (this.cap >= n) return;
@@ -82,51 +81,6 @@ class Edges {
     this.next = new Int32Array(c);
     this.stamp = new Int32Array(c);
     this.original = new Uint8Array(c);
-    // each edge is pushed once at the start and at most twice per vanished neighbour
-    this.heapT = new Float64Array(3 * c);
-    this.heapE = new Int32Array(3 * c);
-    this.heapS = new Int32Array(3 * c);
-  }
-
-  push(t: number, e: number): void {
-    let i = this.heapN++;
-    const { heapT, heapE, heapS } = this;
-    while (i > 0) {
-      const up = (i - 1) >> 1;
-      if (heapT[up] <= t) break;
-      heapT[i] = heapT[up];
-      heapE[i] = heapE[up];
-      heapS[i] = heapS[up];
-      i = up;
-    }
-    heapT[i] = t;
-    heapE[i] = e;
-    heapS[i] = this.stamp[e];
-  }
-
-  /** Removes the earliest entry; its values are left in slot heapN. */
-  pop(): void {
-    const { heapT, heapE, heapS } = this;
-    const n = --this.heapN;
-    const t = heapT[0], e = heapE[0], s = heapS[0];
-    const lt = heapT[n], le = heapE[n], ls = heapS[n];
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) break;
-      if (c + 1 < n && heapT[c + 1] < heapT[c]) c++;
-      if (heapT[c] >= lt) break;
-      heapT[i] = heapT[c];
-      heapE[i] = heapE[c];
-      heapS[i] = heapS[c];
-      i = c;
-    }
-    heapT[i] = lt;
-    heapE[i] = le;
-    heapS[i] = ls;
-    heapT[n] = t;
-    heapE[n] = e;
-    heapS[n] = s;
   }
 
   /** The distance at which edge e vanishes, given its corners now (Infinity if it never does). */
@@ -172,11 +126,11 @@ function turnAt(k: number): number {
   return edges.original[k] ? Math.atan2(edges.sin[k], edges.cos[k]) : edges.turn[k];
 }
 
-/** Edge k's corners changed: its old heap entry goes stale, and a new one is pushed if it still vanishes in time. */
+/** Edge k's corners changed: its old queue entry goes stale, and a new one is pushed if it still vanishes in time. */
 function requeue(k: number, dist: number): void {
   edges.stamp[k]++;
   const t = edges.vanishesAt(k);
-  if (t < dist + TOO_CLOSE_UM) edges.push(t, k);
+  if (t < dist + TOO_CLOSE_UM) edges.events.push(t, k, edges.stamp[k]);
 }
 
 /** One loop's offset: its points, VANISHED when the loop shrinks away, null when a union must decide. */
@@ -261,12 +215,13 @@ function setUpCorners(p: number[], n: number, delta: number, minCos: number): nu
   setUpConvexCcw = allLeft && eastward === 1;
   // edges that vanish before the full distance drop out, earliest first
   const dist = Math.abs(delta);
-  E.heapN = 0;
+  // each edge is queued once here and at most twice per vanished neighbour
+  E.events.reset(3 * m);
   for (let k = 0; k < m; k++) {
     const t = E.vanishesAt(k);
-    if (t < dist + TOO_CLOSE_UM) E.push(t, k);
+    if (t < dist + TOO_CLOSE_UM) E.events.push(t, k, 0);
   }
-  return E.heapN;
+  return E.events.size;
 }
 
 let allLeft = true;
@@ -306,14 +261,14 @@ let aliveAfterCollapse = 0;
  */
 function collapseEdges(p: number[], n: number, delta: number): number {
   const E = edges;
-  const { len, at, turn, cut, prev, next, stamp, original } = E;
+  const { len, at, turn, cut, prev, next, stamp, original, events } = E;
   const dist = Math.abs(delta);
   let alive = n;
   let start = 0;
-  while (E.heapN > 0) {
-    E.pop();
-    const t = E.heapT[E.heapN], e = E.heapE[E.heapN];
-    if (E.heapS[E.heapN] !== stamp[e] || prev[e] < 0) continue;
+  while (events.size > 0) {
+    events.pop();
+    const { t, edge: e } = events.popped;
+    if (events.popped.stamp !== stamp[e] || prev[e] < 0) continue;
     if (t > dist - TOO_CLOSE_UM) return -1;
     if (alive <= 3) return shrinksAway(p, delta) ? GONE : -1;
     const a = prev[e], b = next[e];
