@@ -151,3 +151,46 @@ test('random star-shaped outlines: wherever the direct offset answers, it is Cli
   }
   assert.ok(answered >= 100, `the direct offset answered ${answered} of 400`);
 });
+
+test('random outlines with holes: wherever the direct offset answers, it is Clipper2\'s offset', async () => {
+  await initGeometry();
+  let seed = 777;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  // a star-shaped loop around (cx, cy), counter-clockwise (or clockwise for a hole)
+  const star = (cx: number, cy: number, r0: number, r1: number, n: number, hole: boolean) => {
+    const p: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const a = ((hole ? -2 : 2) * Math.PI * (i + 0.5 * rnd())) / n;
+      const r = r0 + rnd() * (r1 - r0);
+      p.push(Math.round(cx + r * Math.cos(a)), Math.round(cy + r * Math.sin(a)));
+    }
+    return p;
+  };
+  let answered = 0;
+  for (let k = 0; k < 300; k++) {
+    // an outline 20 mm across with two to four holes on a ring inside it
+    const holes = 2 + Math.floor(rnd() * 3);
+    const area0: Paths = [star(0, 0, 9000, 10000, 24 + Math.floor(rnd() * 100), false)];
+    for (let h = 0; h < holes; h++) {
+      const a = (2 * Math.PI * h) / holes;
+      area0.push(star(5000 * Math.cos(a), 5000 * Math.sin(a), 600, 1800, 6 + Math.floor(rnd() * 40), true));
+    }
+    const delta = Math.round((rnd() - 0.6) * 1500);
+    const quick = miterOffsetWithoutUnion(area0, delta, 3);
+    if (quick === null) continue;
+    answered++;
+    assertSame(quick, clipperOffset(area0, delta, 3));
+  }
+  assert.ok(answered >= 100, `the direct offset answered ${answered} of 300`);
+});
+
+test('on a real slice (the calibration cube) every direct offset is Clipper2\'s, and most offsets are direct', async () => {
+  const { checkOffsets } = await import('../bench/offset-check.js');
+  const { MODELS } = await import('./shared-dir.js');
+  const c = await checkOffsets(`${MODELS}/xyz_calibration_cube.stl`);
+  assert.ok(c.calls > 500, `${c.calls} offsets`);
+  assert.ok(c.toClipper < c.calls * 0.2, `${c.toClipper} of ${c.calls} went to Clipper2`);
+  assert.equal(c.different, 0);
+  assert.equal(c.otherLoops, 0);
+  assert.ok(c.worstBandUm < 1.5);
+});

@@ -187,6 +187,15 @@ export function useMiterShortcut(on: boolean): void {
   miterShortcut = on;
 }
 
+/** Sees each miter offset: the direct result (null where it left the offset to Clipper2) and Clipper2's own. */
+export type MiterOffsetObserver = (paths: Paths, delta: number, miterLimit: number, direct: Paths | null, clipper: Paths) => void;
+let miterObserver: MiterOffsetObserver | null = null;
+
+/** Has every miter offset also made by Clipper2 and shown to `observer` (bench/offset-check.ts); null stops it. */
+export function observeMiterOffsets(observer: MiterOffsetObserver | null): void {
+  miterObserver = observer;
+}
+
 /**
  * Offsets closed polygons by `delta` µm (negative shrinks). Round joins use an arc tolerance of
  * `arcTolerance` µm. Returns positive-oriented areas.
@@ -195,8 +204,13 @@ export function offset(paths: Paths, delta: number, join: JoinKind = 'miter', mi
   if (paths.length === 0) return [];
   if (join === 'miter' && miterShortcut) {
     const quick = miterOffsetWithoutUnion(paths, delta, miterLimit);
+    if (miterObserver !== null) miterObserver(paths, delta, miterLimit, quick, clipperOffset(paths, delta, join, miterLimit, arcTolerance));
     if (quick !== null) return quick;
   }
+  return clipperOffset(paths, delta, join, miterLimit, arcTolerance);
+}
+
+function clipperOffset(paths: Paths, delta: number, join: JoinKind, miterLimit: number, arcTolerance: number): Paths {
   const m = mod();
   const src = toWasm(paths, 3);
   let res: C2.PathsD | null = null;
