@@ -61,6 +61,8 @@ test('a square shrunk by 0.2 mm: the same square as Clipper2 gives, without a un
   await initGeometry();
   const out = assertMatches([square(0, 0, 20000)], -200);
   assert.deepEqual(out, [[200, 200, 19800, 200, 19800, 19800, 200, 19800]]);
+  // repeated points (also the first at the end) are passed over, as Clipper2 passes over them
+  assert.deepEqual(assertMatches([[0, 0, 20000, 0, 20000, 0, 20000, 20000, 0, 20000, 0, 0]], -200), out);
 });
 
 test('a square with a hole, shrunk and grown: the outline and the hole move apart or together', async () => {

@@ -158,14 +158,16 @@ let setUpConvexCcw = false;
 let setUpConvex = false;
 
 /**
- * Fills the edge arrays for one loop and sorts out its corners: −1 when a corner where the moved edges
- * overlap is a spike, or a point repeats; else how many edges vanish before the full distance (queued).
+ * Fills the edge arrays for one loop and sorts out its corners: −1 when a corner folds straight back or
+ * fewer than three distinct points remain; else how many edges vanish before the full distance (queued).
  */
 function setUpCorners(p: number[], n: number, delta: number, minCos: number): number {
   const E = edges;
   E.ensure(2 * n);
-  // the edge into corner 0 (the closing edge) first
-  let hx = p[0] - p[2 * n - 2], hy = p[1] - p[2 * n - 1];
+  // the edge into corner 0 (the closing edge; repeated points, as Clipper2 drops them, are skipped)
+  let last = n - 1;
+  while (last > 0 && p[2 * last] === p[0] && p[2 * last + 1] === p[1]) last--;
+  let hx = p[0] - p[2 * last], hy = p[1] - p[2 * last + 1];
   const hl = Math.sqrt(hx * hx + hy * hy);
   if (hl === 0) return -1;
   hx /= hl;
@@ -181,7 +183,7 @@ function setUpCorners(p: number[], n: number, delta: number, minCos: number): nu
     const j = i + 1 < n ? i + 1 : 0;
     const fx = p[2 * j] - p[2 * i], fy = p[2 * j + 1] - p[2 * i + 1];
     const l = Math.sqrt(fx * fx + fy * fy);
-    if (l === 0) return -1;
+    if (l === 0) continue; // a repeated point: the corner is the next point's
     const ux = fx / l, uy = fy / l;
     const sin = hx * uy - hy * ux;
     const cos = hx * ux + hy * uy;
@@ -206,6 +208,7 @@ function setUpCorners(p: number[], n: number, delta: number, minCos: number): nu
     hx = ux;
     hy = uy;
   }
+  if (m < 3) return -1;
   const { prev, next } = E;
   for (let k = 0; k < m; k++) {
     prev[k] = k === 0 ? m - 1 : k - 1;
