@@ -126,6 +126,8 @@ test('what needs a union is left to Clipper2 (null), and offset() still gives it
   const needle = [[0, 0, 5000, 0, 5000, 2000, 20000, 2500, 5000, 2262, 5000, 5000, 0, 5000]];
   assert.equal(miterOffsetWithoutUnion(needle, -300, 2), null);
   assert.deepEqual(area(offset(needle, -300)), 4400 * 4400);
+  // a distance that is not a number
+  assert.equal(miterOffsetWithoutUnion([square(0, 0, 5000)], NaN, 2), null);
   // loops that overlap (two squares on top of each other) are not a clean area
   assert.equal(miterOffsetWithoutUnion([square(0, 0, 5000), square(2000, 2000, 5000)], -100, 2), null);
 });

@@ -98,6 +98,7 @@ const edges = new Edges();
  * ones dropped, as in Clipper2's own result.
  */
 export function miterOffsetWithoutUnion(paths: Paths, delta: number, miterLimit: number): Paths | null {
+  if (!Number.isFinite(delta) || !(miterLimit > 0)) return null;
   // a corner is mitred while cos(angle between normals) > 2/limit² − 1, else Clipper2 squares it
   const minCos = miterLimit <= 1 ? 1 : 2 / (miterLimit * miterLimit) - 1;
   const out: Paths = [];
