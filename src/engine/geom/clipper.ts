@@ -198,7 +198,8 @@ export function observeMiterOffsets(observer: MiterOffsetObserver | null): void 
 
 /**
  * Offsets closed polygons by `delta` µm (negative shrinks). Round joins use an arc tolerance of
- * `arcTolerance` µm. Returns positive-oriented areas.
+ * `arcTolerance` µm. Returns positive-oriented areas. Miter offsets are traced directly where that is
+ * plainly right (miter-offset.ts: most of them, without Clipper2's union); the rest go to Clipper2.
  */
 export function offset(paths: Paths, delta: number, join: JoinKind = 'miter', miterLimit = 2, arcTolerance = 5): Paths {
   if (paths.length === 0) return [];
