@@ -3,7 +3,7 @@
 // where it cannot be sure, it must answer null so that Clipper2 decides.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initGeometry, offset, useMiterShortcut, xor } from '../src/engine/geom/clipper.js';
+import { initGeometry, observeMiterOffsets, offset, xor } from '../src/engine/geom/clipper.js';
 import { miterOffsetWithoutUnion } from '../src/engine/geom/miter-offset.js';
 import type { Paths } from '../src/engine/types.js';
 
@@ -33,13 +33,19 @@ const ngon = (cx: number, cy: number, r: number, n: number, hole = false) => {
   return p;
 };
 
+/** Clipper2's own offset of the same input (the one offset() makes beside the direct one for an observer). */
 function clipperOffset(paths: Paths, delta: number, miterLimit: number): Paths {
-  useMiterShortcut(false);
+  let theirs: Paths | null = null;
+  observeMiterOffsets((_p, _d, _l, _direct, clipper) => {
+    theirs = clipper;
+  });
   try {
-    return offset(paths, delta, 'miter', miterLimit);
+    offset(paths, delta, 'miter', miterLimit);
   } finally {
-    useMiterShortcut(true);
+    observeMiterOffsets(null);
   }
+  assert.ok(theirs !== null, 'offset() showed its Clipper2 result');
+  return theirs;
 }
 
 /** Asserts that the direct offset answers and matches Clipper2's; returns it. */

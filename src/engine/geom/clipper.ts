@@ -180,18 +180,11 @@ function checkRawLayout(): boolean {
   }
 }
 
-let miterShortcut = true;
-
-/** Whether miter offsets try miterOffsetWithoutUnion first (on by default; off only to compare the two). */
-export function useMiterShortcut(on: boolean): void {
-  miterShortcut = on;
-}
-
 /** Sees each miter offset: the direct result (null where it left the offset to Clipper2) and Clipper2's own. */
 export type MiterOffsetObserver = (paths: Paths, delta: number, miterLimit: number, direct: Paths | null, clipper: Paths) => void;
 let miterObserver: MiterOffsetObserver | null = null;
 
-/** Has every miter offset also made by Clipper2 and shown to `observer` (bench/offset-check.ts); null stops it. */
+/** Has every miter offset also made by Clipper2 and shown to `observer` (bench/offset-check.ts, tests); null stops it. */
 export function observeMiterOffsets(observer: MiterOffsetObserver | null): void {
   miterObserver = observer;
 }
@@ -203,7 +196,7 @@ export function observeMiterOffsets(observer: MiterOffsetObserver | null): void 
  */
 export function offset(paths: Paths, delta: number, join: JoinKind = 'miter', miterLimit = 2, arcTolerance = 5): Paths {
   if (paths.length === 0) return [];
-  if (join === 'miter' && miterShortcut) {
+  if (join === 'miter') {
     const quick = miterOffsetWithoutUnion(paths, delta, miterLimit);
     if (miterObserver !== null) miterObserver(paths, delta, miterLimit, quick, clipperOffset(paths, delta, join, miterLimit, arcTolerance));
     if (quick !== null) return quick;

@@ -62,6 +62,14 @@ class Edges {
   original = new Uint8Array(0); // the start corner is still the input's vertex
   /** edges by the distance they vanish at */
   readonly events = new EventQueue();
+  /** what the loop being traced turned out to be: how many edges it has now (square joins add some) */
+  count = 0;
+  /** every corner cuts (or is straight): the offset is the intersection of the edges' half-planes */
+  convex = true;
+  /** every turn is to the left ... */
+  allLeft = true;
+  /** ... and the edge direction passes east (dy from < 0 to ≥ 0) this often: once for a convex counter-clockwise loop */
+  eastward = 0;
 
   ensure(n: number): void {
     if (this.cap >= n) return;
@@ -113,14 +121,12 @@ export function miterOffsetWithoutUnion(paths: Paths, delta: number, miterLimit:
   }
   if (out.length === 0) return out;
   // a lone convex outline's offset is convex too, so it cannot cross itself
-  if (out.length === 1 && counted === 1 && lastConvexCcw) return out;
+  if (out.length === 1 && counted === 1 && edges.allLeft && edges.eastward === 1) return out;
   scratch ??= new CleanAreaScratch();
   return isCleanArea(out, scratch) ? out : null;
 }
 
 const VANISHED: number[] = [];
-/** Whether the last loop offsetLoop took was convex and counter-clockwise (turning left at every corner, once round). */
-let lastConvexCcw = false;
 
 /** The signed turn at the start corner of edge k, radians. */
 function turnAt(k: number): number {
@@ -136,27 +142,17 @@ function requeue(k: number, dist: number): void {
 
 /** One loop's offset: its points, VANISHED when the loop shrinks away, null when a union must decide. */
 function offsetLoop(p: number[], n: number, delta: number, minCos: number): number[] | null {
-  lastConvexCcw = false;
   const queued = setUpCorners(p, n, delta, minCos);
   if (queued < 0) return null;
   let start = 0;
-  let alive = edgeCount;
   if (queued > 0) {
-    start = collapseEdges(p, alive, delta);
+    start = collapseEdges(p, delta);
     if (start === GONE) return VANISHED;
     if (start < 0) return null;
-    alive = aliveAfterCollapse;
   }
-  const pts = tracePoints(start, alive, delta);
-  if (pts === null) return null;
-  lastConvexCcw = setUpConvexCcw;
-  return dropCollinear(pts);
+  const pts = tracePoints(start, delta);
+  return pts === null ? null : dropCollinear(pts);
 }
-
-/** What setUpCorners found: how many edges (square joins add some), whether the loop is convex and counter-clockwise, and whether every corner cuts. */
-let edgeCount = 0;
-let setUpConvexCcw = false;
-let setUpConvex = false;
 
 /**
  * Fills the edge arrays for one loop and sorts out its corners: −1 when a corner folds straight back or
@@ -173,12 +169,9 @@ function setUpCorners(p: number[], n: number, delta: number, minCos: number): nu
   if (hl === 0) return -1;
   hx /= hl;
   hy /= hl;
-  // every corner cuts (or is straight): the offset is the intersection of the edges' half-planes
-  setUpConvex = true;
-  // every turn to the left, and the edge direction passing east (dy from < 0 to ≥ 0) just once:
-  // a convex counter-clockwise loop
-  allLeft = true;
-  eastward = 0;
+  E.convex = true;
+  E.allLeft = true;
+  E.eastward = 0;
   let m = 0;
   for (let i = 0; i < n; i++) {
     const j = i + 1 < n ? i + 1 : 0;
@@ -215,8 +208,7 @@ function setUpCorners(p: number[], n: number, delta: number, minCos: number): nu
     prev[k] = k === 0 ? m - 1 : k - 1;
     next[k] = k + 1 < m ? k + 1 : 0;
   }
-  edgeCount = m;
-  setUpConvexCcw = allLeft && eastward === 1;
+  E.count = m;
   // edges that vanish before the full distance drop out, earliest first
   const dist = Math.abs(delta);
   // each edge is queued once here and at most twice per vanished neighbour
@@ -227,9 +219,6 @@ function setUpCorners(p: number[], n: number, delta: number, minCos: number): nu
   }
   return E.events.size;
 }
-
-let allLeft = true;
-let eastward = 0;
 
 /** Stores edge k (start point, unit direction, length) and its start corner, coming from direction (hx, hy). */
 function addEdge(k: number, x: number, y: number, ux: number, uy: number, l: number, hx: number, hy: number, delta: number): void {
@@ -250,24 +239,23 @@ function addEdge(k: number, x: number, y: number, ux: number, uy: number, l: num
   const overlapping = sin * delta < 0;
   const cut = Math.abs(sin) / (1 + cos); // tan(|turn| / 2)
   E.cut[k] = overlapping ? cut : -cut;
-  if (!overlapping && sin !== 0) setUpConvex = false;
-  if (sin < 0) allLeft = false;
-  if (hy < 0 && uy >= 0) eastward++;
+  if (!overlapping && sin !== 0) E.convex = false;
+  if (sin < 0) E.allLeft = false;
+  if (hy < 0 && uy >= 0) E.eastward++;
 }
 
 /** collapseEdges' answer when the whole loop shrinks away. */
 const GONE = -2;
-let aliveAfterCollapse = 0;
 
 /**
  * Drops the queued edges in the order they vanish, joining their neighbours: an edge still there
  * (to start the trace from), GONE, or −1 when a union must decide.
  */
-function collapseEdges(p: number[], n: number, delta: number): number {
+function collapseEdges(p: number[], delta: number): number {
   const E = edges;
   const { len, at, turn, cut, prev, next, stamp, original, events } = E;
   const dist = Math.abs(delta);
-  let alive = n;
+  let alive = E.count;
   let start = 0;
   while (events.size > 0) {
     events.pop();
@@ -285,7 +273,7 @@ function collapseEdges(p: number[], n: number, delta: number): number {
     if (Math.abs(merged) >= Math.PI) {
       // the two edges have turned past facing each other: a convex loop is gone; anywhere else a
       // part of the loop pinches off, which a union must settle
-      return setUpConvex && shrinksAway(p, delta) ? GONE : -1;
+      return E.convex && shrinksAway(p, delta) ? GONE : -1;
     }
     if (!(merged * delta < 0)) return -1; // the joined corner opens a gap: a miter join, not a cut
     turn[b] = merged;
@@ -299,14 +287,14 @@ function collapseEdges(p: number[], n: number, delta: number): number {
     requeue(a, dist);
     requeue(b, dist);
   }
-  aliveAfterCollapse = alive;
+  E.count = alive;
   return start;
 }
 
 /** The corner at the start of each remaining edge, rounded; null where two moved lines barely cross. */
-function tracePoints(start: number, alive: number, delta: number): number[] | null {
-  const { sx, sy, dx, dy, turn, prev, next, original } = edges;
-  const pts: number[] = new Array(2 * alive);
+function tracePoints(start: number, delta: number): number[] | null {
+  const { sx, sy, dx, dy, turn, prev, next, original, count } = edges;
+  const pts: number[] = new Array(2 * count);
   let i = start;
   let o = 0;
   do {
