@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initGeometry } from '../src/engine/geom/clipper.js';
+import { clipLines, initGeometry, offset, union } from '../src/engine/geom/clipper.js';
 import { areaOf, bboxOf, pathLength } from '../src/engine/geom/path-math.js';
 import { computeWalls } from '../src/engine/regions/walls.js';
 import { fillForLayer, innerAreasByModel, wallsForLayer } from '../src/engine/regions/build.js';
@@ -196,4 +196,45 @@ test('sparse infill lines are spaced so that the density is the share of the vol
   // and they fill 20 % of the volume: bead section / spacing = 0.2 × height
   const section = 400 * 200 - 200 * 200 * (1 - Math.PI / 4);
   assert.ok(Math.abs(section / gaps[0] / 200 - 0.2) < 0.001);
+});
+
+test('skin: a narrow arm running along the skin lines gets a line, whatever the line grid', async () => {
+  await initGeometry();
+  const s = defaultSettings({ skinAngle: 45 });
+  // a 12 mm square with an arm at 45° (parallel to the skin lines) leaving one corner: the arm is
+  // 2.3 mm wide, so two walls a side leave it an inner strip 0.7 mm wide (above the 1.5-line
+  // opening that would hand it to gap fill). One skin area: its lines are spaced across the whole
+  // island, so where they fall in the arm depends on the arm's position
+  const along = [Math.SQRT1_2, Math.SQRT1_2];
+  const across = [-Math.SQRT1_2, Math.SQRT1_2];
+  const at = (shift: number, a: number, b: number) => [
+    Math.round(10000 + along[0] * a + across[0] * (b + shift)),
+    Math.round(10000 + along[1] * a + across[1] * (b + shift)),
+  ];
+  const quad = (shift: number, a0: number, a1: number, half: number) => [
+    ...at(shift, a0, -half),
+    ...at(shift, a1, -half),
+    ...at(shift, a1, half),
+    ...at(shift, a0, half),
+  ];
+  // shifting the arm across the lines by less than one spacing tries every phase of the grid
+  for (let shift = 0; shift < 400; shift += 25) {
+    const outline = union([square(0, 0, 12000), quad(shift, 0, 14000, 1150)]);
+    assert.equal(outline.length, 1);
+    const g = { index: 10, z: 2200, height: 200, outlines: [outline] };
+    const walls = wallsForLayer(g, s);
+    const inner = innerAreasByModel(walls, 1);
+    // the same below, nothing above: the whole inner area is top skin (not a bridge)
+    const layer = fillForLayer(g, walls, (j) => (j <= g.index ? inner : undefined), s);
+    assert.ok(layer.islands[0].skin.every((p) => !p.bridge));
+    const skin = layer.islands[0].skin.map((p) => p.points);
+    // the arm clear of the square and of its own end: 6 mm of it
+    const inArm = clipLines(skin, [quad(shift, 6000, 12000, 2000)], true);
+    const length = inArm.reduce((sum, l) => sum + pathLength(l, false), 0);
+    assert.ok(length > 5000, `shift ${shift} µm: ${length.toFixed(0)} µm of skin line along 6 mm of the arm`);
+    // and no line centre leaves the inner area by more than the ends' reach (skin overlap + a
+    // quarter line): the beads end inside the innermost wall
+    const outside = clipLines(skin, offset(inner[0]!, 40 + 100 + 2, 'miter', 3), false);
+    assert.equal(outside.reduce((sum, l) => sum + pathLength(l, false), 0), 0);
+  }
 });
