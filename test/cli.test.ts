@@ -4,7 +4,7 @@ import { MODELS } from './shared-dir.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +142,36 @@ test('a bad model file fails with exit 1, one line naming the problem, and no ou
   const missing = stratum('slice', join(work, 'nope.stl'), '-o', out);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /nope\.stl: no such file/);
+});
+
+test('an output that is the input file (same path, a link or a hard link) is refused and the input kept', () => {
+  const dir = mkdtempSync(join(work, 'same-'));
+  const model = join(dir, 'model.stl');
+  const original = readFileSync(cube);
+  writeFileSync(model, original);
+  symlinkSync('model.stl', join(dir, 'soft.stl'));
+  linkSync(model, join(dir, 'hard.stl'));
+  for (const out of [model, join(dir, '.', 'model.stl'), join(dir, 'soft.stl'), join(dir, 'hard.stl')]) {
+    const r = stratum('slice', model, '-o', out);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^stratum slice: error: cannot write .*: it is the input file .*model\.stl, which the result would replace/);
+    assert.deepEqual(readFileSync(model), original, `-o ${out} left the model as it was`);
+  }
+  // the other commands that read one file and write another
+  const gcode = join(dir, 'model.gcode');
+  assert.equal(stratum('slice', model, '-o', gcode, '--quiet').code, 0);
+  const before = readFileSync(gcode);
+  for (const args of [
+    ['preview', gcode, '--layer', '3', '-o', gcode],
+    ['fcode', 'encode', gcode, '-o', gcode],
+    ['workspace', 'from-stl', model, '-o', model],
+  ]) {
+    const r = stratum(...args);
+    assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /it is the input file/);
+  }
+  assert.deepEqual(readFileSync(gcode), before);
+  assert.deepEqual(readFileSync(model), original);
 });
 
 test('an unknown printer fails with exit 1 naming close matches', () => {

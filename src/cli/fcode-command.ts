@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { decodeFCode, encodeFCode, FCodeError, metadataFromGcode } from '../engine/output/fcode-api.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { refuseToReplaceInput } from './same-file.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 
 export const FCODE_USAGE = `usage: stratum fcode <decode|encode|info> FILE [options]
@@ -70,6 +71,7 @@ export async function run(argv: string[]): Promise<number> {
   const act = action as Action;
   if (act !== 'info' && !values.output) throw new UsageError(`fcode ${action}: missing -o OUT`, 'fcode');
 
+  if (values.output) await refuseToReplaceInput(values.output, file);
   const input = await readInput(file);
   const started = performance.now();
   if (act === 'info') {

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { writeFileAtomic } from './atomic-write.js';
+import { refuseToReplaceInput } from './same-file.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 import { readGcodeLayer } from './gcode-reader.js';
 import { renderLayer } from './layer-render.js';
@@ -67,6 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   const view = values.view !== undefined ? parseView(values.view) : undefined;
 
   const file = positionals[0];
+  await refuseToReplaceInput(values.output, file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -1,6 +1,7 @@
 // `stratum slice MODEL -o OUT [...]`: one model file in, one printer file out, exactly as a task
 // with the same settings would produce it.
 import { readFile, stat } from './fs-async.js';
+import { refuseToReplaceInput } from './same-file.js';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SliceStats } from '../engine/index.js';
@@ -150,6 +151,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   await checkOutputDir(args.output);
+  await refuseToReplaceInput(args.output, args.model);
   const warnings: string[] = [];
 
   const { settings, warnings: settingWarnings } = resolveSettings({

@@ -10,6 +10,7 @@ import { meshBox } from '../service/workspace/read-mesh.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 import { parseModifierArg } from './modifier-arg.js';
+import { refuseToReplaceInput } from './same-file.js';
 
 export const WORKSPACE_USAGE = `usage: stratum workspace from-stl MODEL -o WS.json [options]
 
@@ -52,6 +53,7 @@ export async function run(argv: string[]): Promise<number> {
   const modifiers = (values.modifier ?? []).map(parseModifierArg);
   const printer = getPrinter(values.printer ?? DEFAULT_PRINTER);
 
+  await refuseToReplaceInput(values.output, model);
   let bytes: Uint8Array;
   try {
     bytes = await readFile(model);
