@@ -4,7 +4,7 @@ import { MODELS } from './shared-dir.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, ftruncateSync, linkSync, lstatSync, openSync, rmSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { Canvas } from '../src/cli/raster.js';
 import { parseSetArgs, parseSupport } from '../src/cli/set-values.js';
 import { formatDuration } from '../src/cli/format.js';
 import { writeFileAtomic } from '../src/cli/atomic-write.js';
+import { readInputFile } from '../src/cli/read-input.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'stratum.js');
@@ -172,6 +173,25 @@ test('an output that is the input file (same path, a link or a hard link) is ref
   }
   assert.deepEqual(readFileSync(gcode), before);
   assert.deepEqual(readFileSync(model), original);
+});
+
+test('inputs are read up to 512 MiB: a larger file fails at once, an endless device after the limit', async () => {
+  // a sparse file: its size says 600 MiB, its blocks hold nothing
+  const big = join(work, 'huge.stl');
+  const fd = openSync(big, 'w');
+  ftruncateSync(fd, 600 * 1024 * 1024);
+  closeSync(fd);
+  const r = stratum('slice', big, '-o', join(work, 'huge.gcode'));
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^stratum slice: error: cannot read .*huge\.stl: it is 600 MiB, more than the 512 MiB an input may have/);
+  rmSync(big);
+  // a device that never ends, with a small limit to keep the test light
+  await assert.rejects(readInputFile('/dev/zero', 3 * 1024 * 1024), /cannot read \/dev\/zero: it gives more than the 3\.00 MiB|cannot read \/dev\/zero: it gives more than the 3 MiB/);
+  // a pipe is read to its end: the model on standard input
+  // (a shell pipe: Node's own stdin for a child is a socket, which /dev/stdin cannot open)
+  const piped = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" slice /dev/stdin -o stdin.gcode --quiet', 'sh', cube, process.execPath, bin], { cwd: work, timeout: 60_000 });
+  assert.equal(piped.status, 0, String(piped.stderr));
+  assert.match(readFileSync(join(work, 'stdin.gcode'), 'utf8'), /^;LAYER_COUNT:100$/m);
 });
 
 test('an unknown printer fails with exit 1 naming close matches', () => {

@@ -1,10 +1,10 @@
 // `stratum fcode decode|encode|info`: FCode files (docs/fcode.md) back to G-code, G-code to FCode,
 // and what an FCode file's header says, checked block by block.
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { decodeFCode, encodeFCode, FCodeError, metadataFromGcode } from '../engine/output/fcode-api.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { refuseToReplaceInput } from './same-file.js';
+import { readInputFile } from './read-input.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 
 export const FCODE_USAGE = `usage: stratum fcode <decode|encode|info> FILE [options]
@@ -27,8 +27,9 @@ type Action = (typeof ACTIONS)[number];
 
 async function readInput(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file);
+    return await readInputFile(file);
   } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(fsErrorMessage('read', file, err));
   }
 }

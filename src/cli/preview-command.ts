@@ -1,11 +1,11 @@
 // `stratum preview FILE.gcode --layer N -o layer.png`: one layer drawn as a PNG, to look at our
 // layers next to CuraEngine's and PrusaSlicer's (it reads all three dialects).
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { writeFileAtomic } from './atomic-write.js';
 import { refuseToReplaceInput } from './same-file.js';
+import { readInputFile } from './read-input.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 import { readGcodeLayer } from './gcode-reader.js';
 import { renderLayer } from './layer-render.js';
@@ -71,8 +71,9 @@ export async function run(argv: string[]): Promise<number> {
   await refuseToReplaceInput(values.output, file);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readInputFile(file)).toString('utf8');
   } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(fsErrorMessage('read', file, err));
   }
   const scan = readGcodeLayer(text, layerNumber);

@@ -1,6 +1,7 @@
 // `stratum slice MODEL -o OUT [...]`: one model file in, one printer file out, exactly as a task
 // with the same settings would produce it.
-import { readFile, stat } from './fs-async.js';
+import { stat } from './fs-async.js';
+import { readInputFile } from './read-input.js';
 import { refuseToReplaceInput } from './same-file.js';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -165,8 +166,9 @@ export async function run(argv: string[]): Promise<number> {
   // handed over to the slice, which drops it once parsed (see HandedBytes)
   let input: HandedBytes;
   try {
-    input = { bytes: await readFile(args.model) };
+    input = { bytes: await readInputFile(args.model) };
   } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(fsErrorMessage('read', args.model, err));
   }
   const name = basename(args.model);

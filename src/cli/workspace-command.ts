@@ -1,6 +1,5 @@
 // `stratum workspace from-stl MODEL -o WS.json [--modifier …]… [--pointcloud NAME]`: a Workspace
 // file in the real shape, the model centred on the printer's bed with its base at z = 0.
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseModel } from '../engine/mesh/index.js';
@@ -11,6 +10,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 import { parseModifierArg } from './modifier-arg.js';
 import { refuseToReplaceInput } from './same-file.js';
+import { readInputFile } from './read-input.js';
 
 export const WORKSPACE_USAGE = `usage: stratum workspace from-stl MODEL -o WS.json [options]
 
@@ -56,8 +56,9 @@ export async function run(argv: string[]): Promise<number> {
   await refuseToReplaceInput(values.output, model);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(model);
+    bytes = await readInputFile(model);
   } catch (err) {
+    if (err instanceof CliError) throw err;
     throw new CliError(fsErrorMessage('read', model, err));
   }
   const name = basename(model);
