@@ -262,14 +262,15 @@ export function fillForLayer(
 }
 
 /**
- * Skin of one solid area: parallel lines in monotonic order. Line centres stay a quarter line (or
- * the skin overlap, if larger) inside the area, so a line that runs along a wall overlaps it by that
- * much (PrusaSlicer's infill/perimeter overlap in the shared profile is 25 %). Half a line in, a strip
- * along a wall parallel to the lines was left bare whenever the line grid fell just outside it, and
- * a pocket of the inner area (at least 1.5 lines wide: walls.ts opens it so) could get no line at
- * all; a quarter line in, every such pocket holds a band a full spacing wide, so at least one line.
- * The lines' ends are then stretched back out past the edge (by the skin overlap and a quarter line),
- * so that where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
+ * Skin of one solid area: parallel lines in monotonic order. A line that runs along a wall
+ * overlaps it by a quarter line, or by the skin overlap if that is larger (PrusaSlicer's
+ * infill/perimeter overlap in the shared profile is 25 %): line centres stay that much less than
+ * half a line inside the area. With the centres half a line in, a strip along a wall parallel to
+ * the lines was left bare whenever the line grid fell just outside it, and a pocket of the inner
+ * area (at least 1.5 lines wide: walls.ts opens it so) could get no line at all; a quarter line
+ * in, every such pocket holds a band a full spacing wide, so at least one line. The lines' ends
+ * are then stretched back out past the edge (by the skin overlap and a quarter line), so that
+ * where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
  */
 function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number, slack = 0, recent?: RecentResults<Paths>): ExtrusionPath[] {
   const draw = (): Paths => {
