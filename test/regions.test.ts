@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clipLines, initGeometry, offset, union } from '../src/engine/geom/clipper.js';
+import { clipLines, initGeometry, intersection, offset, union } from '../src/engine/geom/clipper.js';
 import { areaOf, bboxOf, pathLength } from '../src/engine/geom/path-math.js';
 import { computeWalls } from '../src/engine/regions/walls.js';
 import { fillForLayer, innerAreasByModel, wallsForLayer } from '../src/engine/regions/build.js';
@@ -93,6 +93,30 @@ test('skin detection: a ledge half-way up gets its own top skin', async () => {
   }
   // with nothing below, the whole island is also where bridges may be
   assert.deepEqual(splitSkin(spike, above, [], false, W, 500).bottom, spike);
+});
+
+test('skin detection: strips of a slope narrower than the walls go to sparse infill, a narrow pocket stays skin', async () => {
+  await initGeometry();
+  const inner = [square(0, 0, 10000)];
+  const below = [square(0, 0, 10000)];
+  // the layers above step back by 0.5 mm (a slope): the bare strip is narrower than two walls (0.8 mm)
+  const above = [square(500, 0, 10000)];
+  const strip = splitSkin(inner, above, below, false, W, 500, 2 * W);
+  assert.equal(strip.solid.length, 0, 'a 0.5 mm strip is dropped');
+  assert.equal(areaOf(strip.sparse), 10000 * 10000);
+  // the old rule (strips under one line only) kept it, and grew it by the expansion
+  const old = splitSkin(inner, above, below, false, W, 500);
+  assert.ok(areaOf(old.solid) > 500 * 10000, `old rule: ${areaOf(old.solid)} µm² of skin`);
+  // a step of 1.2 mm is a ledge: its skin stays (grown by the expansion into the sparse infill)
+  const ledge = splitSkin(inner, [square(1200, 0, 10000)], below, false, W, 500, 2 * W);
+  assert.ok(Math.abs(areaOf(ledge.solid) - 1700 * 10000) < 10000 * 40, `ledge skin ${areaOf(ledge.solid)} µm²`);
+  // an arm of the inner area only 0.7 mm wide, with nothing above it: all skin, nothing sparse to
+  // give it to, so it stays skin although it is narrower than the walls
+  const arm = [0, 4650, 14000, 4650, 14000, 5350, 0, 5350];
+  const withArm = union([square(0, 0, 10000), arm]);
+  const pocket = splitSkin(withArm, [square(0, 0, 10000)], withArm, false, W, 500, 2 * W);
+  const armOnly = intersection(pocket.solid, [[10000, 4000, 14000, 4000, 14000, 6000, 10000, 6000]]);
+  assert.ok(Math.abs(areaOf(armOnly) - 4000 * 700) < 4000 * 40, `arm skin ${areaOf(armOnly)} µm² of ${4000 * 700}`);
 });
 
 test('layer heights: a 20 mm cube at 0.2 mm has 100 layers cut through their middles', () => {

@@ -43,6 +43,7 @@ export function splitSkin(
   allSolid: boolean,
   minWidth: number,
   expand = 0,
+  stripWidth = 0,
 ): SkinSplit {
   if (inner.length === 0) return { solid: [], sparse: [], bottom: [] };
   // only the parts of the neighbours near this island matter: with many islands on a layer, this
@@ -63,11 +64,29 @@ export function splitSkin(
   const half = minWidth / 2;
   solid = offset(solid, -half, 'miter', 3);
   if (solid.length === 0) return { solid: [], sparse: inner, bottom };
+  if (stripWidth > minWidth) {
+    // Strips narrower than `stripWidth` go too, except where the inner area itself is that narrow
+    // (a pocket that is all skin has no sparse infill to give them to).
+    // (`solid` is still shrunk by half of minWidth here, and stays so until it is grown below)
+    const extra = (stripWidth - minWidth) / 2;
+    const wide = offset(solid, -extra, 'miter', 3);
+    const kept = wide.length === 0 ? [] : offset(wide, extra, 'miter', 3);
+    const narrowInner = difference(inner, opening(inner, stripWidth));
+    const pockets = narrowInner.length === 0 ? [] : intersection(solid, narrowInner);
+    solid = pockets.length === 0 ? kept : union([...kept, ...pockets]);
+    if (solid.length === 0) return { solid: [], sparse: inner, bottom };
+  }
   // grow what is left (by the expansion, which anchors the skin's edges on the sparse infill
   // around it) and keep it inside the inner area
   solid = expand > 0 ? intersection(offset(solid, half + expand, 'round', 2, 25), inner) : offset(solid, half, 'miter', 3);
   const sparse = solid.length === 0 ? inner : difference(inner, solid);
   return { solid, sparse, bottom };
+}
+
+/** The area with its parts narrower than `width` removed (shrunk by half of it, grown back). */
+function opening(area: Paths, width: number): Paths {
+  const shrunk = offset(area, -width / 2, 'miter', 3);
+  return shrunk.length === 0 ? [] : offset(shrunk, width / 2, 'miter', 3);
 }
 
 /**
