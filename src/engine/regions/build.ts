@@ -179,10 +179,11 @@ export function fillForLayer(
     return (overridesOf[m] ??= field ? [...fieldAreas(field, midZ), ...modifierOverrides] : modifierOverrides);
   };
   // Skin narrower than the walls' band is dropped (CuraEngine's skin preshrink defaults to the same
-  // width). Such a strip is what a slope leaves when it moves less than the walls' width over the
-  // top/bottom layers, and the next layers' walls rest on this layer's walls there anyway; made solid
-  // and grown by the expansion, those strips filled whole small parts on sloped models (3DBenchy's
-  // hull, the bunny: about 10 % of their print time, 4-6 % of their filament).
+  // width), except in parts of the inner area that narrow (splitSkin). Such a strip is what a slope
+  // leaves when it moves less than the walls' width over the top/bottom layers, and the next layers'
+  // walls rest on this layer's walls there anyway. Made solid and grown by the expansion, those
+  // strips filled whole small parts of sloped models: 8-11 % of 3DBenchy's and the bunny's print
+  // time, 4-5 % of their filament.
   const skinStripWidth = Math.max(1, s.wallCount) * w;
   const islandsOut: IslandPaths[] = walls.map((iw) => {
     const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM, skinStripWidth);

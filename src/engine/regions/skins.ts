@@ -34,7 +34,8 @@ export interface SkinSplit {
  * Splits an island's inner area into solid skin and sparse infill; the skin grows by `expand` µm
  * into the sparse area (within the inner area). `coveredAbove`/`coveredBelow` are
  * the common areas of the next layers up/down (see commonArea). Solid patches thinner than
- * `minWidth` are merged into the sparse area's neighbour skin rather than left as slivers.
+ * `minWidth` are merged into the sparse area's neighbour skin rather than left as slivers; strips
+ * thinner than `stripWidth` too, except where the inner area itself is that thin.
  */
 export function splitSkin(
   inner: Paths,
