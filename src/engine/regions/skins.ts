@@ -3,7 +3,10 @@
 // A ledge half-way up therefore gets its own top skin.
 import type { Paths } from '../types.js';
 import { difference, intersection, offset, union } from '../geom/clipper.js';
-import { bboxOf, samePaths, type BBox } from '../geom/path-math.js';
+import { bboxOf, samePaths, signedArea, type BBox } from '../geom/path-math.js';
+
+/** Loops smaller than this (µm²) are boolean debris, not area: a 1 µm × 100 µm sliver. */
+const SPECK_AREA_UM2 = 100;
 
 /**
  * The area present on every one of the given layers' outlines (what covers a layer from above or
@@ -69,11 +72,15 @@ export function splitSkin(
     // Strips narrower than `stripWidth` go too, except where the inner area itself is that narrow
     // (a pocket that is all skin has no sparse infill to give them to).
     // (`solid` is still shrunk by half of minWidth here, and stays so until it is grown below)
+    // Booleans leave specks (needle loops of a few µm², some clockwise) along coincident edges. One
+    // that is the topmost loop makes Clipper2 read the whole set as reversed and offset it inside
+    // out (`node dist/bench/offset-check.js` found three on the bunny): they go first.
+    const core = solid.filter((p) => Math.abs(signedArea(p)) >= SPECK_AREA_UM2);
     const extra = (stripWidth - minWidth) / 2;
-    const wide = offset(solid, -extra, 'miter', 3);
-    const kept = wide.length === 0 ? [] : offset(wide, extra, 'miter', 3);
+    const wide = core.length === 0 ? [] : offset(core, -extra, 'miter', 3);
+    const kept = wide.length === 0 ? [] : offset(wide.filter((p) => Math.abs(signedArea(p)) >= SPECK_AREA_UM2), extra, 'miter', 3);
     const narrowInner = difference(inner, opening(inner, stripWidth));
-    const pockets = narrowInner.length === 0 ? [] : intersection(solid, narrowInner);
+    const pockets = narrowInner.length === 0 || core.length === 0 ? [] : intersection(core, narrowInner);
     solid = pockets.length === 0 ? kept : union([...kept, ...pockets]);
     if (solid.length === 0) return { solid: [], sparse: inner, bottom };
   }
