@@ -25,15 +25,6 @@ A damaged, truncated or foreign file fails with exit code 1 and a message naming
 const ACTIONS = ['decode', 'encode', 'info'] as const;
 type Action = (typeof ACTIONS)[number];
 
-async function readInput(file: string): Promise<Uint8Array> {
-  try {
-    return await readInputFile(file);
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(fsErrorMessage('read', file, err));
-  }
-}
-
 async function writeOutput(file: string, bytes: Uint8Array): Promise<void> {
   try {
     await writeFileAtomic(file, bytes);
@@ -73,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
   if (act !== 'info' && !values.output) throw new UsageError(`fcode ${action}: missing -o OUT`, 'fcode');
 
   if (values.output) await refuseToReplaceInput(values.output, file);
-  const input = await readInput(file);
+  const input = await readInputFile(file);
   const started = performance.now();
   if (act === 'info') {
     let d;

@@ -69,13 +69,7 @@ export async function run(argv: string[]): Promise<number> {
 
   const file = positionals[0];
   await refuseToReplaceInput(values.output, file);
-  let text: string;
-  try {
-    text = (await readInputFile(file)).toString('utf8');
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(fsErrorMessage('read', file, err));
-  }
+  const text = (await readInputFile(file)).toString('utf8');
   const scan = readGcodeLayer(text, layerNumber);
   if (!scan.layer) {
     const nums = scan.layerNumbers;

@@ -131,8 +131,8 @@ function outputFormatFor(flag: string | undefined, output: string): 'GCODE' | 'F
   return undefined;
 }
 
-/** Fails before the slice (not after minutes of work) when OUT cannot be written there. */
-async function checkOutputDir(output: string): Promise<void> {
+/** Fails before the slice (not after minutes of work) when OUT cannot be written there, or is the model. */
+async function checkOutput(output: string, model: string): Promise<void> {
   const dir = dirname(resolve(output));
   try {
     if (!(await stat(dir)).isDirectory()) throw new CliError(`cannot write ${output}: ${dir} is not a directory`);
@@ -142,6 +142,7 @@ async function checkOutputDir(output: string): Promise<void> {
   }
   const existing = await stat(output).catch(() => null);
   if (existing?.isDirectory()) throw new CliError(`cannot write ${output}: is a directory`);
+  await refuseToReplaceInput(output, model, existing);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -151,8 +152,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(SLICE_USAGE);
     return EXIT_OK;
   }
-  await checkOutputDir(args.output);
-  await refuseToReplaceInput(args.output, args.model);
+  await checkOutput(args.output, args.model);
   const warnings: string[] = [];
 
   const { settings, warnings: settingWarnings } = resolveSettings({
@@ -164,13 +164,7 @@ export async function run(argv: string[]): Promise<number> {
   warnings.push(...settingWarnings);
 
   // handed over to the slice, which drops it once parsed (see HandedBytes)
-  let input: HandedBytes;
-  try {
-    input = { bytes: await readInputFile(args.model) };
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(fsErrorMessage('read', args.model, err));
-  }
+  const input: HandedBytes = { bytes: await readInputFile(args.model) };
   const name = basename(args.model);
 
   // --quiet never touches process.stderr unless there is something to say: opening the stream (a

@@ -54,13 +54,7 @@ export async function run(argv: string[]): Promise<number> {
   const printer = getPrinter(values.printer ?? DEFAULT_PRINTER);
 
   await refuseToReplaceInput(values.output, model);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readInputFile(model);
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(fsErrorMessage('read', model, err));
-  }
+  const bytes = await readInputFile(model);
   const name = basename(model);
   const parsed = parseModel(bytes, name);
   // a centre-origin printer (deltas) has (0, 0) in the middle of the bed
