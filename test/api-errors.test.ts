@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { binaryStl, box, soup } from './mesh-fixtures.js';
 import { CUBE_STL, STL_SETTINGS, call, removeDir, startTestServer, upload, waitFor, waitForStatus, type TestServer } from './api-helpers.js';
 
 const GUID = '0b3f2c8e-3d0a-4c55-9a57-1f1e2d3c4b5a';
@@ -141,6 +142,17 @@ describe('v1 errors', () => {
     assert.match(failed.error.message, /junk\.stl/);
     assert.equal(failed.output, undefined);
     assert.equal(failed.info, undefined);
+  });
+
+  test('SF000: a task failing on a file read with warnings repeats them (a cut-short binary STL)', async () => {
+    const cut = binaryStl(soup(box(0, 0, 0, 20, 20, 20)).slice(0, 2 * 9), 'cut short', 12);
+    const id = (await upload(t, 'STL', 'cut.stl', cut)).body.fileId;
+    const r = await start('stl', { files: [{ fileId: id, type: 'STL', fileName: 'cut.stl' }], settings: STL_SETTINGS });
+    assert.equal(r.status, 200);
+    const failed = await waitForStatus(t, 'stl', r.body.taskId, ['failed', 'finished']);
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error.errorCode, 'SF000');
+    assert.match(failed.error.message, /cut\.stl: binary STL header declares 12 triangles but the file size holds 2/);
   });
 
   test('SF000: a workspace model outside the build volume fails the task, naming the model', async () => {

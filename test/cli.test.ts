@@ -15,6 +15,7 @@ import { parseSetArgs, parseSupport } from '../src/cli/set-values.js';
 import { formatDuration } from '../src/cli/format.js';
 import { writeFileAtomic } from '../src/cli/atomic-write.js';
 import { readInputFile } from '../src/cli/read-input.js';
+import { binaryStl, box, soup } from './mesh-fixtures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'stratum.js');
@@ -143,6 +144,19 @@ test('a bad model file fails with exit 1, one line naming the problem, and no ou
   const missing = stratum('slice', join(work, 'nope.stl'), '-o', out);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /nope\.stl: no such file/);
+});
+
+test('a slice that fails on a file read with warnings repeats them: a cut-short binary STL says so', () => {
+  // a 20 mm box whose header declares its 12 triangles, cut after the first 2
+  const tris = soup(box(0, 0, 0, 20, 20, 20));
+  const cut = join(work, 'cut.stl');
+  writeFileSync(cut, binaryStl(tris.slice(0, 2 * 9), 'cut short', 12));
+  const out = join(work, 'cut.gcode');
+  const r = stratum('slice', cut, '-o', out);
+  assert.equal(r.code, 1);
+  assert.equal(lines(r.stderr).length, 1, r.stderr);
+  assert.match(r.stderr, /header declares 12 triangles but the file size holds 2/);
+  assert.equal(existsSync(out), false);
 });
 
 test('an output that is the input file (same path, a link or a hard link) is refused and the input kept', () => {

@@ -1,7 +1,7 @@
 // Parses and slices on the calling thread: no second JavaScript runtime to start (a worker thread
 // costs about 12 MiB and 70 ms), which is what a small model's whole-process figures are made of.
 // The signal reaches the engine only where it yields to the event loop.
-import { slice, initGeometry } from '../engine/index.js';
+import { slice, initGeometry, withReadWarnings } from '../engine/index.js';
 import type { SliceSettings } from '../engine/index.js';
 import { parseModel } from '../engine/mesh/index.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
@@ -27,7 +27,9 @@ export async function sliceInProcess(
   // with layer threads (large files) the flag would reach them too, and they want the optimised code
   if (!opts.executor) chooseWasmTier(parsed.mesh, settings.layerHeight);
   await initGeometry();
-  const result = await slice([{ name, mesh: parsed.mesh }], settings, opts);
+  const result = await slice([{ name, mesh: parsed.mesh }], settings, opts).catch((err: unknown) => {
+    throw withReadWarnings(err, parsed.warnings);
+  });
   return { ...result, triangles: parsed.mesh.indices.length / 3, parseWarnings: parsed.warnings };
 }
 

@@ -2,7 +2,7 @@
 // The engine runs synchronously between its stages, so it runs here, off the main thread, which
 // stays free to redraw the progress bar and to stop the slice the moment Ctrl-C arrives.
 import { parentPort, workerData } from 'node:worker_threads';
-import { slice, initGeometry } from '../engine/index.js';
+import { slice, initGeometry, withReadWarnings } from '../engine/index.js';
 import { parseModel } from '../engine/mesh/index.js';
 import type { SliceSettings } from '../engine/index.js';
 import type { SliceJob, WorkerMessage } from './slice-thread.js';
@@ -15,6 +15,8 @@ async function work(job: SliceJob): Promise<void> {
   await initGeometry();
   const result = await slice([{ name: job.name, mesh: parsed.mesh }], job.settings as SliceSettings, {
     onProgress: (fraction, stage) => port!.postMessage({ type: 'progress', fraction, stage } satisfies WorkerMessage),
+  }).catch((err: unknown) => {
+    throw withReadWarnings(err, parsed.warnings);
   });
   const output = result.output;
   // Hand the output over without a copy when it owns its whole buffer.

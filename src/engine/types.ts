@@ -184,6 +184,18 @@ export class SliceError extends Error {
   }
 }
 
+/**
+ * A slice that failed on a model read with warnings says what they were: "no printable cross-section"
+ * alone does not tell the user that the upload was cut short (a binary STL whose size holds fewer
+ * triangles than its header declares) or that the model was taken to be in metres.
+ */
+export function withReadWarnings(err: unknown, warnings: readonly string[]): unknown {
+  if (err instanceof SliceError && warnings.length > 0) {
+    err.message += ` (the file was read with ${warnings.length === 1 ? 'a warning' : 'warnings'}: ${[...new Set(warnings)].join('; ')})`;
+  }
+  return err;
+}
+
 /** Raised when the AbortSignal fires. */
 export class SliceCancelled extends Error {
   constructor() {

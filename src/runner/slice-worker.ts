@@ -1,7 +1,7 @@
 // The slicing worker (a piscina worker thread): reads the task's input from the blob store, parses
 // it, resolves the settings, slices with progress posted back, writes the printer file atomically
 // and returns the totals. The engine itself does no I/O; this file is its I/O edge.
-import { initGeometry, slice } from '../engine/index.js';
+import { initGeometry, slice, withReadWarnings } from '../engine/index.js';
 import { parseModel } from '../engine/mesh/index.js';
 import type { ModelInput } from '../engine/types.js';
 import { resolveSettings } from '../profiles/index.js';
@@ -119,11 +119,17 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
       overrides: job.request.overrides,
       xml,
     });
+    // what reading the files said, before the settings add theirs: a failed slice repeats it
+    const readWarnings = [...warnings];
     warnings.push(...resolved.warnings);
     checkModelsOnBed(placed, resolved.settings);
 
     const pool = layerPoolFor(job.layerThreads, job.layerThreadsIdleMs);
-    const result = await slice(models, resolved.settings, { onProgress: post, ...(pool ? { executor: pool.executor } : {}) });
+    const result = await slice(models, resolved.settings, { onProgress: post, ...(pool ? { executor: pool.executor } : {}) }).catch(
+      (err: unknown) => {
+        throw withReadWarnings(err, readWarnings);
+      },
+    );
     warnings.push(...result.stats.warnings);
     const { size } = await store.put(job.outputBlobKey, result.output);
     const s = result.stats;
