@@ -6,7 +6,7 @@ import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from './types.js';
 import { cleanIslands, offset } from '../geom/clipper.js';
 import { computeWalls, type WallResult } from './walls.js';
-import { commonArea, splitSkin } from './skins.js';
+import { commonArea, ShieldedArea, splitSkin } from './skins.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
 import { areaOf } from '../geom/path-math.js';
@@ -185,8 +185,11 @@ export function fillForLayer(
   // strips filled whole small parts of sloped models: 8-11 % of 3DBenchy's and the bunny's print
   // time, 4-5 % of their filament.
   const skinStripWidth = Math.max(1, s.wallCount) * w;
+  // per model: what covers the layer from above and below, grown (skins.ts), made once for its islands
+  const shielded: ShieldedArea[] = [];
   const islandsOut: IslandPaths[] = walls.map((iw) => {
-    const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM, skinStripWidth);
+    const shield = (shielded[iw.model] ??= new ShieldedArea(coveredAbove[iw.model], coveredBelow[iw.model]));
+    const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM, skinStripWidth, shield);
     const skinOverlap = (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
     // no bridges on the first layer (it lies on the bed) or on the one above a raft, nor where too little has nothing below

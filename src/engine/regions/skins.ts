@@ -48,6 +48,7 @@ export function splitSkin(
   minWidth: number,
   expand = 0,
   stripWidth = 0,
+  shielded?: ShieldedArea,
 ): SkinSplit {
   if (inner.length === 0) return { solid: [], sparse: [], bottom: [] };
   // only the parts of the neighbours near this island matter: with many islands on a layer, this
@@ -61,12 +62,16 @@ export function splitSkin(
   // The opening below would give the inner area back (the walls already opened it by more than
   // minWidth) except at corners sharper than ~35°, whose tips it would leave to sparse infill.
   if (below.length === 0 || above.length === 0) return { solid: inner, sparse: [], bottom };
-  const top = uncovered(inner, above);
-  let solid = union([...top, ...bottom]);
-  if (solid.length === 0) return { solid: [], sparse: inner, bottom };
-  // drop slivers (a wall's worth of sloped surface) that would print as dust
+  // a prismatic layer (the inner area repeats above and below, point for point) has no skin
+  if (bottom.length === 0 && samePaths(inner, above)) return { solid: [], sparse: inner, bottom };
+  // Skin is what is bare above or below: inner ∖ (above ∩ below), shrunk by half of minWidth so that
+  // slivers (a wall's worth of sloped surface) that would print as dust go. Shrinking a difference is
+  // the difference of a shrink and a growth, (A ∖ C) ⊖ r = (A ⊖ r) ∖ (C ⊕ r): no boolean of two
+  // near-coincident outlines (whose output is thick with slivers, slow to offset) is ever made.
   const half = minWidth / 2;
-  solid = offset(solid, -half, 'miter', 3);
+  const grown = near((shielded ?? new ShieldedArea(coveredAbove, coveredBelow)).grown(half), box);
+  const shrunk = offset(inner, -half, 'miter', 3);
+  let solid = shrunk.length === 0 ? [] : grown.length === 0 ? shrunk : difference(shrunk, grown);
   if (solid.length === 0) return { solid: [], sparse: inner, bottom };
   if (stripWidth > minWidth) {
     // Strips narrower than `stripWidth` go too, except where the inner area itself is that narrow
@@ -89,6 +94,29 @@ export function splitSkin(
   solid = expand > 0 ? intersection(offset(solid, half + expand, 'round', 2, 25), inner) : offset(solid, half, 'miter', 3);
   const sparse = solid.length === 0 ? inner : difference(inner, solid);
   return { solid, sparse, bottom };
+}
+
+/**
+ * What covers a layer both from above and from below (the intersection of the two common areas),
+ * grown: made once per layer and model, when its first island asks for it (splitSkin).
+ */
+export class ShieldedArea {
+  private by = NaN;
+  private area: Paths = [];
+  constructor(
+    private readonly above: Paths,
+    private readonly below: Paths,
+  ) {}
+
+  /** the area grown by `by` µm */
+  grown(by: number): Paths {
+    if (by !== this.by) {
+      const both = samePaths(this.above, this.below) ? this.above : intersection(this.above, this.below);
+      this.area = both.length === 0 ? [] : offset(both, by, 'miter', 3);
+      this.by = by;
+    }
+    return this.area;
+  }
 }
 
 /** The area with its parts narrower than `width` removed (shrunk by half of it, grown back). */
