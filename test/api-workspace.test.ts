@@ -138,6 +138,7 @@ describe('workspace tasks over HTTP', () => {
       ['modifier without Modifier', edited(ws, 2, (m) => delete m.metaData.Modifier), /Models\[2\]\.metaData\.Modifier is missing/],
       ['bounds index', edited(ws, 0, (m) => (m.BoundsIndices = [0, 3])), /Models\[0\]\.BoundsIndices\[1\]/],
       ['metaData not an object', edited(ws, 1, (m) => (m.metaData = 'x')), /Models\[1\]\.metaData must be an object/],
+      ['name with a line break', edited(ws, 0, (m) => (m.metaData.Name = 'a\nM104 S300\n;')), /Models\[0\]\.metaData\.Name must be one line without control characters/],
     ];
     for (const [what, body, message] of cases) {
       const start = await startWs(await uploadWs(body));

@@ -71,6 +71,10 @@ test('files that cannot be sliced fail with a message naming the problem', () =>
     [{ models: [{ metaData: { Name: 'm' }, modelPositions: [[0, 0, 0], [1, 0, null], [0, 1, 0]] }] }, /^models\[0\]\.modelPositions\[1\]\[2\] must be a finite number/],
     [{ Models: [{ MetaData: { Name: 'm', slicingpriority: 1.5 }, ModelPositions: tri() }] }, /^Models\[0\]\.MetaData\.slicingpriority must be a whole number/],
     [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1] }] }, /not a multiple of 3/],
+    // a name is one line: it goes into the G-code's ;MESH: comments
+    [{ Models: [{ metaData: { Name: 'a\nM104 S300\n;' }, ModelPositions: tri() }] }, /^Models\[0\]\.metaData\.Name must be one line without control characters/],
+    [{ Models: [{ metaData: { Name: 'a\u2028b' }, ModelPositions: tri() }] }, /metaData\.Name must be one line/],
+    [{ Models: [{ metaData: { Name: 'x'.repeat(256) }, ModelPositions: tri() }] }, /metaData\.Name must be at most 255 characters, not 256/],
   ];
   for (const [input, message] of bad) {
     assert.throws(() => readWorkspace(enc(input), 'w.rvwj'), (err: Error) => err instanceof WorkspaceError && message.test(err.message));

@@ -18,6 +18,7 @@ import { ENGINE_VERSION } from './version.js';
 import { raftHeights } from './adhesion/raft.js';
 import { supportPrepass, type Prepass } from './support/prepass.js';
 import { crossSectionVertices } from './setup/work-estimate.js';
+import { commentSafe } from './output/comment-text.js';
 
 export interface PipelineOptions extends SliceOptions {
   /** runs layer batches on other threads; without one, batches run in this thread */
@@ -65,7 +66,8 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     settings.layerHeight,
     raft.length > 0 ? { heights: raft, airGap: Math.round(settings.raftAirGap * 1000) } : undefined,
   );
-  const names = models.map((m) => m.name);
+  // names go into `;MESH:` comments: one line each, whatever the file or workspace called them
+  const names = models.map((m) => commentSafe(m.name));
   const batchModels: BatchModel[] = placed.map((m) => {
     const bm: BatchModel = { positions: m.positions, indices: m.indices };
     if (m.role) bm.role = m.role;

@@ -66,7 +66,7 @@ function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
   if (rawMeta !== undefined && rawMeta !== null && !isObject(rawMeta)) failAt(`${at}.${metaKey}`, 'must be an object');
   const meta: JsonObject = isObject(rawMeta) ? rawMeta : {};
   const metaAt = `${at}.${metaKey}`;
-  const name = optionalString(meta, 'Name', metaAt) || `model ${i + 1}`;
+  const name = readName(meta, metaAt) || `model ${i + 1}`;
   const priority = readPriority(meta, metaAt);
   const modifierKey = keyName(meta, 'Modifier');
   const modifier = prop(meta, 'Modifier');
@@ -106,6 +106,21 @@ function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
     m.fileReference = fileReference;
   }
   out.modifiers.push(m);
+}
+
+/** Longest model name taken (a file name's limit on most file systems). */
+const MAX_NAME = 255;
+// C0 and C1 controls, DEL and the Unicode line separators: a name is one line of text
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** metaData.Name: it names the model in messages and in the G-code's `;MESH:` comments. */
+function readName(meta: JsonObject, at: string): string | undefined {
+  const name = optionalString(meta, 'Name', at);
+  if (name === undefined) return undefined;
+  const where = `${at}.${keyName(meta, 'Name')}`;
+  if (CONTROL.test(name)) failAt(where, 'must be one line without control characters');
+  if (name.length > MAX_NAME) failAt(where, `must be at most ${MAX_NAME} characters, not ${name.length}`);
+  return name;
 }
 
 function optionalString(obj: JsonObject, key: string, at: string): string | undefined {

@@ -1,0 +1,30 @@
+// Model names reach the G-code as `;MESH:` comments: whatever a file or a workspace calls a model,
+// its name must stay inside the comment.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { slice } from '../src/engine/pipeline.js';
+import { initGeometry } from '../src/engine/geom/clipper.js';
+import { commentSafe, MAX_COMMENT_NAME } from '../src/engine/output/comment-text.js';
+import { defaultSettings } from '../src/profiles/defaults.js';
+import { box } from './mesh-fixtures.js';
+
+test('a name with line breaks or control characters stays one comment line; a long one is cut', () => {
+  assert.equal(commentSafe('a\nM104 S300\r\n;'), 'a M104 S300 ;');
+  assert.equal(commentSafe('tab\there\u0000\u001b[2J'), 'tab here [2J');
+  assert.equal(commentSafe('a\u2028b\u0085c'), 'a b c');
+  assert.equal(commentSafe('Büste (v2).stl'), 'Büste (v2).stl');
+  const long = commentSafe('😀'.repeat(500));
+  assert.equal(Array.from(long).length, MAX_COMMENT_NAME);
+  assert.ok(long.endsWith('…') && !/[\ud800-\udbff]…$/.test(long), 'cut between code points');
+});
+
+test('a slice of a model named with a line break writes no line of the name as a command', async () => {
+  await initGeometry();
+  const s = { ...defaultSettings(), skirtLoops: 0 };
+  const cube = box(0, 0, 0, 10, 10, 1);
+  const mesh = { positions: Float32Array.from(cube.positions), indices: Uint32Array.from(cube.indices) };
+  const r = await slice([{ name: 'evil\nM104 S300\n;', mesh }], s);
+  const lines = new TextDecoder().decode(r.output).split('\n');
+  assert.ok(lines.some((l) => l === ';MESH:evil M104 S300 ;'));
+  assert.ok(!lines.some((l) => l.startsWith('M104 S300')), 'the name became a command');
+});
