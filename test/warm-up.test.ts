@@ -2,6 +2,7 @@
 // whose slice goes through the stages a user's part does; `stratum serve` warms its worker before
 // it opens the port; a worker that cannot warm up still slices.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { after, test } from 'node:test';
@@ -122,3 +123,26 @@ test('a warm-up that never ends: the runner starts after the limit, on a fresh t
     await rt.close(0);
   }
 });
+
+test('a worker thread that fails to start is logged; the service stays up and slices on a new thread', async () => {
+  const dir = tempDir('broken-start');
+  dirs.push(dir);
+  const marker = join(dir, 'failed-once');
+  process.env.STRATUM_TEST_BROKEN_START = marker;
+  let logged = '';
+  const sink = new Writable({ write: (c, _e, done) => ((logged += c), done()) });
+  const rt = EmbeddedRuntime.open(testConfig(dir, { warmUp: false, logLevel: 'warn' }), pino({ level: 'warn' }, sink), {
+    workerFile: new URL('./runner-broken-start-worker.js', import.meta.url).href,
+  });
+  try {
+    await rt.start();
+    // the pool starts its thread at once: wait for that thread to fail
+    await waitFor('the failed start to be logged', async () => existsSync(marker) && logged.includes('a slicing worker thread failed to start'));
+    assert.match(logged, /"level":50.*this worker thread fails to start/);
+    assert.equal((await scriptedTask(rt, dir)).status, 'finished');
+  } finally {
+    delete process.env.STRATUM_TEST_BROKEN_START;
+    await rt.close(0);
+  }
+});
+

@@ -111,6 +111,10 @@ export class EmbeddedRunner {
       niceIncrement: this.opts.workerNice ?? 0,
       ...(this.opts.workerMaxMemoryMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.workerMaxMemoryMb } } : {}),
     });
+    // A worker thread that fails before it takes a task (its module failed to load) is reported as
+    // the pool's 'error' event; unheard, that event would end the whole service. Tasks start their
+    // own workers as they need them, so logging it is all there is to do.
+    this.pool.on('error', (err: unknown) => this.deps.log.error({ err }, 'a slicing worker thread failed to start'));
     if (this.opts.warmUp) await this.warmUp();
     // whatever a previous process was slicing runs again
     if (queue.recoverAbandoned) await this.applyRecovery(await queue.recoverAbandoned(this.owner, this.opts.maxAttempts));
