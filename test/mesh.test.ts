@@ -51,6 +51,13 @@ test('binary STL shorter than one triangle is reported as truncated', () => {
   badModel(() => parseModel(binaryStl(cubeTris).subarray(0, 120), 'c.stl'), /truncated binary STL/);
   badModel(() => parseModel(new Uint8Array(50).fill(1), 'c.stl'), /too short/);
   badModel(() => parseModel(binaryStl([]), 'c.stl'), /zero triangles/);
+  // cut short after three empty records: the refusal says what the header declared
+  const cut = new Uint8Array(84 + 3 * 50);
+  new DataView(cut.buffer).setUint32(80, 1_000_000, true);
+  badModel(
+    () => parseModel(cut, 'c.stl'),
+    /'c\.stl' has no triangles left after dropping 3 degenerate one\(s\) \(the file was read with a warning: c\.stl: binary STL header declares 1000000 triangles but the file size holds 3; read 3\)$/,
+  );
 });
 
 test('ASCII STL: CRLF, tabs, no name, several solids', () => {

@@ -1,6 +1,6 @@
 // Model input: tells the format by content (never by extension), reads it, checks it and cleans it
 // into an indexed mesh in millimetres.
-import type { Mesh } from '../types.js';
+import { type Mesh, withReadWarnings } from '../types.js';
 import { type RawMesh, MAX_COORD_MM, badModel, tooManyTriangles, MAX_TRIANGLES } from './raw-mesh.js';
 import { looksLikeText, isSpace } from './text-scan.js';
 import { readBinaryStl, headerCount, STL_HEADER, STL_RECORD } from './stl-binary.js';
@@ -91,17 +91,28 @@ export function parseModel(bytes: Uint8Array, fileName: string): { mesh: Mesh; w
     throw err;
   }
   const warnings = raw.warnings.map((w) => `${fileName}: ${w}`);
+  try {
+    return { mesh: cleanMesh(raw, format, fileName, warnings), warnings };
+  } catch (err) {
+    // a file refused after it was read with warnings says them: "a coordinate is NaN" or "no
+    // triangles left" alone does not tell that the file was shorter than its header declares
+    throw withReadWarnings(err, warnings);
+  }
+}
+
+/** Welds and checks the read triangles (adding to `warnings`); throws SliceError('BAD_MODEL'). */
+function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings: string[]): Mesh {
   const p = raw.positions;
   const triangles = raw.indices ? raw.indices.length / 3 : p.length / 9;
   if (triangles > MAX_TRIANGLES) throw tooManyTriangles(triangles.toLocaleString('en-US'));
 
   const { mesh, collapsed, flat, nonFinite } = weld(p, raw.indices);
   if (nonFinite) throw badModel(`'${fileName}' (${FORMAT_NAME[format]}) has a vertex coordinate that is ${nonFinite}`);
+  if (mesh.indices.length === 0) throw badModel(`'${fileName}' has no triangles left after dropping ${triangles} degenerate one(s)`);
   if (collapsed + flat > 0) {
     const parts = [collapsed > 0 ? `${collapsed} with repeated corners` : '', flat > 0 ? `${flat} with zero area` : ''].filter(Boolean);
     warnings.push(`${fileName}: dropped ${collapsed + flat} degenerate triangle(s) (${parts.join(', ')})`);
   }
-  if (mesh.indices.length === 0) throw badModel(`'${fileName}' has no triangles left after dropping ${triangles} degenerate one(s)`);
 
   const b = meshBounds(mesh);
   const extent = Math.max(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
@@ -119,5 +130,5 @@ export function parseModel(bytes: Uint8Array, fileName: string): { mesh: Mesh; w
       throw badModel(`'${fileName}' has coordinates beyond ±${MAX_COORD_MM} mm (${'xyz'[a]} from ${b.min[a]} to ${b.max[a]}): not a printable model`);
     }
   }
-  return { mesh, warnings };
+  return mesh;
 }
