@@ -208,6 +208,7 @@ describe('workspace tasks over HTTP', () => {
       const shortPc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud.subarray(0, 120))).body.fileId;
       const cases: Array<[string, unknown, unknown[], Record<string, unknown>, RegExp]> = [
         ['wrong size', pcWorkspace('soft.pcsv'), [pcEntry(shortPc)], STL_SETTINGS, /has 120 bytes; arrayDimensions 4×2×2 need 128/],
+        ['too many values', pcWorkspace('soft.pcsv'), [pcEntry(pc, { arrayDimensions: [1000, 1000, 17] })], STL_SETTINGS, /arrayDimensions 1000×1000×17 are 17000000 values, more than 16000000/],
         ['no matching upload', pcWorkspace('other.pcsv'), [pcEntry(pc)], STL_SETTINGS, /Models\[1\]\.metaData\.FileReference names 'other\.pcsv', but the task has no PC_SV file of that name/],
         ['no PC_SV at all', pcWorkspace('soft.pcsv'), [], STL_SETTINGS, /FileReference names 'soft\.pcsv'.*PC_SV files: none/],
         ['modifier not enclosing', pcWorkspace('soft.pcsv', box(100, 100, 0, 110, 120, 20)), [pcEntry(pc)], STL_SETTINGS, /'shore\.stl' \(Models\[1\]\) does not enclose model 'sole\.stl'/],
