@@ -74,6 +74,38 @@ describe('v0.1 over HTTP', () => {
     assert.equal(stored(), before, 'a refused ProvideFile left a stored file behind');
   });
 
+  test('a body over 1 MiB is read on a worker thread: the same task, the same refusals, and only the workspaces may be large', async () => {
+    const ws = workspaceFromStl(CUBE_STL, [110, 110], 0.5);
+    const base = { supportType: 'n', printerModel: 'Creality Ender 3', configPresetName: 'Recommended' };
+    // spaces after the object keep it valid JSON and take it past 1 MiB
+    const large = (body: unknown, extra = '') => call(t.url, '/v0.1/ProvideFile', {
+      key: t.key,
+      body: JSON.stringify(body).replace(/}$/, extra + '}') + ' '.repeat(1_200_000),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    for (const wsConfigs of [ws, JSON.stringify(ws)]) {
+      const r = await large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: wsConfigs } });
+      assert.equal(r.status, 200, r.text);
+      const task = await waitForStatus(t, 'ws', r.body.result.taskId, ['finished', 'failed']);
+      assert.equal(task.status, 'finished', JSON.stringify(task.error));
+      assert.deepEqual(task.files.map((f: { type: string; fileName: string }) => [f.type, f.fileName]), [['WS', 'big.rvwj']]);
+    }
+    const refused: Array<[string, Promise<Awaited<ReturnType<typeof call>>>, number, string, RegExp]> = [
+      ['empty workspace', large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: '' } }), 400, 'URE004', /WsConfigs is empty/],
+      ['not .rvwj', large({ ...base, file: { FileName: 'big.stl', WsConfigs: ws } }), 400, 'URE001', /a Workspace file/],
+      ['not JSON', call(t.url, '/v0.1/ProvideFile', { key: t.key, body: '{"file": ' + ' '.repeat(1_200_000), headers: { 'Content-Type': 'application/json' } }), 400, 'URE000', /not valid JSON/],
+      ['__proto__', large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: ws } }, ', "__proto__": {"x": 1}'), 400, 'URE000', /forbidden prototype property/],
+      // other fields than the workspaces: small, whatever the body's size
+      ['a large other field', large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: ws }, junk: 'x'.repeat(1_100_000) }), 413, 'URE000', /fields other than the workspaces take \d+ bytes/],
+    ];
+    for (const [what, pending, status, code, message] of refused) {
+      const r = await pending;
+      assert.equal(r.status, status, `${what}: ${r.text.slice(0, 300)}`);
+      assert.equal(r.body.error.errorCode, code, what);
+      assert.match(r.body.error.errorMessage, message, `${what}: ${r.body.error.errorMessage}`);
+    }
+  });
+
   test('v0.1 has no UploadFile or StartSlicingTask', async () => {
     for (const path of ['UploadFile', 'StartSlicingTask']) {
       const r = await v01(path, {});

@@ -24,7 +24,17 @@ export function readInlineWorkspace(value: unknown, where: string): InlineWorksp
   const fileName = requiredText(f, 'filename').trim();
   if (!/\.(rvwj|json)$/i.test(fileName)) throw new ApiError('URE001', `${where}.FileName '${fileName.slice(0, 80)}': a Workspace file (.rvwj) is required`);
   const raw = field(f, 'wsconfigs');
-  if (raw === undefined || raw === '' || (isObject(raw) && Object.keys(raw).length === 0)) {
+  // a large body's workspaces were turned into their text on a worker thread (api/legacy/large-body.ts)
+  const bytes = raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : workspaceText(raw, where);
+  return { fileName, bytes };
+}
+
+/**
+ * The workspace's JSON text from a `WsConfigs` value: a JSON object, or a string holding one.
+ * URE004 for empty contents, URE000 for contents that are not a JSON object.
+ */
+export function workspaceText(raw: unknown, where: string): Buffer {
+  if (raw === undefined || raw === null || raw === '' || (isObject(raw) && Object.keys(raw).length === 0)) {
     throw new ApiError('URE004', `${where}.WsConfigs is empty: the workspace contents are required`);
   }
   let text: string;
@@ -42,7 +52,7 @@ export function readInlineWorkspace(value: unknown, where: string): InlineWorksp
   } else {
     throw badRequest(`${where}.WsConfigs must be the workspace as a JSON object or a string holding it`);
   }
-  return { fileName, bytes: Buffer.from(text, 'utf8') };
+  return Buffer.from(text, 'utf8');
 }
 
 /** Stores the workspace as the caller's upload of the given type (WS to slice, EXTRA to keep). */

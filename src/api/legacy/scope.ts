@@ -9,13 +9,22 @@ import { authenticate } from '../auth.js';
 import { notFoundHandler } from '../errors.js';
 import { lenientJsonParser } from '../json-body.js';
 import { legacyErrorHandler } from './envelope.js';
+import { LARGE_BODY_BYTES, parseLargeBody } from './large-body.js';
 
 export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVersion: string): void {
   app.setErrorHandler(legacyErrorHandler(apiVersion));
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', authenticate(core.accounts));
   app.removeAllContentTypeParsers();
-  const json = lenientJsonParser(app);
+  const small = lenientJsonParser(app);
+  // inline workspaces make bodies of many MB: those are parsed on a worker thread (large-body.ts)
+  const json = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void): void => {
+    if (body.length <= LARGE_BODY_BYTES) return small(req, body, done);
+    parseLargeBody(typeof body === 'string' ? body : body.toString('utf8')).then(
+      (parsed) => done(null, parsed),
+      (err: Error) => done(err),
+    );
+  };
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, json);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));

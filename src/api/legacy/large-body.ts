@@ -1,0 +1,49 @@
+// Legacy bodies carry whole workspaces inline (`file.WsConfigs`, `configfile.WsConfigs`): tens of MB
+// of JSON. Parsed on the HTTP thread, they stall every other request (a 93 MB body: /healthz waited
+// up to 4.6 s), so a body over LARGE_BODY_BYTES is parsed on a short-lived worker thread, which
+// hands back only its small fields and one buffer of workspace text per workspace (light-body.ts).
+// At most MAX_PARSERS such threads run at once (each may need gigabytes for a large body); the rest wait.
+import { Worker } from 'node:worker_threads';
+import { ApiError, type ErrorCode } from '../../service/errors.js';
+import type { LargeBodyReply } from './large-body-worker.js';
+
+export const LARGE_BODY_BYTES = 1024 * 1024;
+const MAX_PARSERS = 2;
+/** JSON of {X,Y,Z} objects takes ~15× its size in memory: the same allowance as the workspace check */
+const PARSER_HEAP_MB = 2048;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+export async function parseLargeBody(text: string): Promise<unknown> {
+  if (running >= MAX_PARSERS) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return unpack(await parseOnThread(text));
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+function parseOnThread(text: string): Promise<LargeBodyReply> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./large-body-worker.js', import.meta.url), {
+      workerData: text,
+      resourceLimits: { maxOldGenerationSizeMb: PARSER_HEAP_MB },
+    });
+    worker.once('message', resolve);
+    worker.once('error', (err: Error & { code?: string }) =>
+      reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ApiError('URE000', 'the request body is too large to read', undefined, 413) : err),
+    );
+    worker.once('exit', (code) => reject(new Error(`the body parser stopped (exit ${code})`)));
+  });
+}
+
+function unpack(reply: LargeBodyReply): unknown {
+  if (reply.ok) return reply.body;
+  const e = reply.error;
+  if (e.name === 'ApiError' && e.code) throw new ApiError(e.code as ErrorCode, e.message, undefined, e.httpStatus);
+  if (e.name === 'SyntaxError') throw new SyntaxError(e.message);
+  throw Object.assign(new Error(e.message), e.statusCode ? { statusCode: e.statusCode } : {});
+}
