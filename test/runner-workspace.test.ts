@@ -71,6 +71,10 @@ test('files that cannot be sliced fail with a message naming the problem', () =>
     [{ models: [{ metaData: { Name: 'm' }, modelPositions: [[0, 0, 0], [1, 0, null], [0, 1, 0]] }] }, /^models\[0\]\.modelPositions\[1\]\[2\] must be a finite number/],
     [{ Models: [{ MetaData: { Name: 'm', slicingpriority: 1.5 }, ModelPositions: tri() }] }, /^Models\[0\]\.MetaData\.slicingpriority must be a whole number/],
     [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: tri(), ModelIndices: [0, 1] }] }, /not a multiple of 3/],
+    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: [[0, 0, 0, 4], [1, 0, 0], [0, 1, 0]] }] }, /^Models\[0\]\.ModelPositions\[0\] must be three numbers \[x, y, z\], not 4/],
+    ['{"Models":[{"ModelPositions":[{"X":1e309,"Y":0,"Z":0},{"X":1,"Y":0,"Z":0},{"X":0,"Y":1,"Z":0}]}]}', /^Models\[0\]\.ModelPositions\[0\]\.X must be a finite number, not Infinity/],
+    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: [...tri(), { X: 1, Y: 1, Z: 0 }], ModelIndices: [] }] }, /^Models\[0\]\.ModelPositions holds 4 entries, not a multiple of 3/],
+    [{ Models: [{ metaData: { Name: 'm' }, ModelPositions: [], ModelIndices: [0, 1, 2] }] }, /^Models\[0\]\.ModelIndices\[0\] is 0: not an index into ModelPositions which holds no point/],
     // a name is one line: it goes into the G-code's ;MESH: comments
     [{ Models: [{ metaData: { Name: 'a\nM104 S300\n;' }, ModelPositions: tri() }] }, /^Models\[0\]\.metaData\.Name must be one line without control characters/],
     [{ Models: [{ metaData: { Name: 'a\u2028b' }, ModelPositions: tri() }] }, /metaData\.Name must be one line/],

@@ -11,8 +11,10 @@ export const MAX_TRIANGLES = 20_000_000;
 
 export function readPoint(v: unknown, path: string): [number, number, number] {
   let x: unknown, y: unknown, z: unknown;
-  if (Array.isArray(v)) [x, y, z] = v;
-  else if (isObject(v)) {
+  if (Array.isArray(v)) {
+    if (v.length !== 3) failAt(path, `must be three numbers [x, y, z], not ${v.length}`);
+    [x, y, z] = v;
+  } else if (isObject(v)) {
     x = prop(v, 'X');
     y = prop(v, 'Y');
     z = prop(v, 'Z');
@@ -21,7 +23,8 @@ export function readPoint(v: unknown, path: string): [number, number, number] {
   for (let a = 0; a < 3; a++) {
     const c = xyz[a];
     const at = isObject(v) ? `${path}.${keyName(v, 'XYZ'[a]!)}` : `${path}[${a}]`;
-    if (typeof c !== 'number' || !Number.isFinite(c)) failAt(at, `must be a finite number, not ${JSON.stringify(c) ?? 'nothing'}`);
+    // (1e309 arrives as Infinity, which JSON.stringify would call null)
+    if (typeof c !== 'number' || !Number.isFinite(c)) failAt(at, `must be a finite number, not ${typeof c === 'number' ? String(c) : (JSON.stringify(c) ?? 'nothing')}`);
     if (Math.abs(c) > MAX_COORDINATE_MM) failAt(at, `is ${c} mm, beyond ±${MAX_COORDINATE_MM} mm`);
   }
   return [x as number, y as number, z as number];
@@ -39,7 +42,8 @@ export function readMesh(model: JsonObject, at: string, positionsKey: string, in
   const iKey = keyName(model, indicesKey);
   const rawIndices = prop(model, indicesKey);
   let indices: Uint32Array;
-  if (rawIndices === undefined || rawIndices === null || (Array.isArray(rawIndices) && rawIndices.length === 0)) {
+  const pointsAreTriangles = rawIndices === undefined || rawIndices === null || (Array.isArray(rawIndices) && rawIndices.length === 0);
+  if (pointsAreTriangles) {
     indices = Uint32Array.from({ length: positions.length }, (_, i) => i);
   } else {
     if (!Array.isArray(rawIndices)) failAt(`${at}.${iKey}`, 'must be an array of point indices');
@@ -48,13 +52,14 @@ export function readMesh(model: JsonObject, at: string, positionsKey: string, in
     for (let i = 0; i < rawIndices.length; i++) {
       const v = rawIndices[i];
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= positions.length) {
-        failAt(`${at}.${iKey}[${i}]`, `is ${JSON.stringify(v) ?? 'nothing'}: not an index into ${pKey} (0…${positions.length - 1})`);
+        const range = positions.length === 0 ? 'which holds no point' : `(0…${positions.length - 1})`;
+        failAt(`${at}.${iKey}[${i}]`, `is ${JSON.stringify(v) ?? 'nothing'}: not an index into ${pKey} ${range}`);
       }
       indices[i] = v;
     }
   }
   if (indices.length % 3 !== 0) {
-    failAt(`${at}.${indices.length === positions.length && rawIndices == null ? pKey : iKey}`, `holds ${indices.length} entries, not a multiple of 3 (three per triangle)`);
+    failAt(`${at}.${pointsAreTriangles ? pKey : iKey}`, `holds ${indices.length} entries, not a multiple of 3 (three per triangle)`);
   }
   return { positions: pos, indices };
 }
