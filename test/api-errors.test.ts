@@ -168,7 +168,8 @@ describe('v1 errors', () => {
   });
 
   test('bad file names are refused before the body is read', async () => {
-    for (const name of ['a%2Fb.stl', 'a%5Cb.stl', 'a%01b.stl', 'a%7Fb.stl', 'a%0Ab.stl', `${'n'.repeat(252)}.stl`]) {
+    // separators, controls, line separators (U+2028), bidirectional overrides (U+202E), too long
+    for (const name of ['a%2Fb.stl', 'a%5Cb.stl', 'a%01b.stl', 'a%7Fb.stl', 'a%0Ab.stl', 'a%E2%80%A8b.stl', 'a%E2%80%AEb.stl', `${'n'.repeat(252)}.stl`]) {
       const r = await call(t.url, `/v1/upload/STL/${name}`, { key: t.key, body: 'x', headers: { 'Content-Type': 'application/octet-stream' } });
       assertError(r, 400, 'URE000');
     }
