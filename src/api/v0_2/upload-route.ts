@@ -3,7 +3,8 @@
 // (`?filename=`, any casing). Either way it streams into the same file service as v1's upload.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { ApiError, badRequest, payloadTooLarge } from '../../service/errors.js';
 import { fold, text } from '../../service/legacy-keys.js';
@@ -12,6 +13,31 @@ import { envelope } from '../legacy/envelope.js';
 import { RESULTS, legacyRoute } from '../legacy/schemas.js';
 
 const TYPE = 'STL';
+
+/**
+ * The file part's bytes, failing (so the blob store drops its temporary file) when the part stops
+ * short: busboy destroys the part's stream without an error when the body ends before the closing
+ * boundary, and a stream destroyed before the store pipes it would leave the upload waiting forever.
+ */
+function wholePart(file: Readable, raw: IncomingMessage): Readable {
+  const out = new PassThrough();
+  // the store may start reading only later; it still sees the error (the stream stays errored)
+  out.on('error', () => undefined);
+  const cutOff = () => {
+    if (!file.readableEnded) out.destroy(badRequest('the multipart body ended before the file part was complete'));
+  };
+  if (file.destroyed) cutOff();
+  file.on('error', cutOff).on('close', cutOff);
+  raw.on('close', () => {
+    if (!raw.complete) cutOff();
+  });
+  // the store gave up (size limit, disk): stop reading the part
+  out.on('close', () => {
+    if (!file.readableEnded) file.destroy();
+  });
+  file.pipe(out);
+  return out;
+}
 
 export async function uploadFileRoute(app: FastifyInstance, opts: { core: ServiceCore; apiVersion: string; tag: string }): Promise<void> {
   const { core, apiVersion, tag } = opts;
@@ -32,7 +58,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
       }
       const fileName = name ?? part.filename;
       if (!fileName) throw badRequest('FileName is required (a form field before the file, or ?filename=)');
-      file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), part.file);
+      file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), wholePart(part.file, req.raw));
     }
     if (!file) throw badRequest('the form has no file field: send the STL as the field `file`');
     return file;
