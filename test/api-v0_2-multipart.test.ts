@@ -1,5 +1,5 @@
 // v0.2 UploadFile's multipart bodies as a hostile or broken client sends them: a body that ends
-// before the file part does, a client that goes away mid-part. Each answers in the legacy envelope
+// before the file part does, no boundary, a client that goes away mid-part. Each answers in the legacy envelope
 // (or just cleans up) and leaves no partial file behind.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -55,6 +55,13 @@ describe('v0.2 UploadFile: broken multipart bodies', () => {
     const ok = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(`${filePart('a.stl', 'solid a\nendsolid a\n')}\r\n--xx--\r\n`));
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.result.fileName, 'a.stl');
+  });
+
+  test('multipart without a boundary is a client mistake: 400 URE000, not 500', async () => {
+    const r = await post(t, 'multipart/form-data', Buffer.from('abc'));
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.error.errorCode, 'URE000');
+    assert.match(r.body.error.errorMessage, /multipart.*[Bb]oundary/);
   });
 
   test('a client that goes away in the middle of the file part leaves no partial file', async () => {

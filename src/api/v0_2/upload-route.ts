@@ -1,7 +1,7 @@
 // POST /v0.2/UploadFile: the STL as multipart/form-data (a text field `FileName` and a file field
 // `file`, as the public clients send it) or as the raw body with the name in the query
 // (`?filename=`, any casing). Either way it streams into the same file service as v1's upload.
-import multipart from '@fastify/multipart';
+import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
@@ -39,6 +39,17 @@ function wholePart(file: Readable, raw: IncomingMessage): Readable {
   return out;
 }
 
+/** The next part of the form; what the parser itself refuses (no boundary, a malformed part header) is the client's mistake. */
+async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult<Multipart>> {
+  try {
+    return await parts.next();
+  } catch (err) {
+    // busboy's errors are plain Errors; the plugin's own (limits) carry their status
+    if (err instanceof Error && !('statusCode' in err)) throw badRequest(`the multipart/form-data body cannot be read: ${err.message}`);
+    throw err;
+  }
+}
+
 export async function uploadFileRoute(app: FastifyInstance, opts: { core: ServiceCore; apiVersion: string; tag: string }): Promise<void> {
   const { core, apiVersion, tag } = opts;
   const limit = core.files.uploadLimit;
@@ -47,7 +58,9 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
 
   async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
     let file: FileRecord | undefined;
-    for await (const part of req.parts()) {
+    const parts = req.parts();
+    for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
+      const part = next.value;
       if (part.type === 'field') {
         if (part.fieldname.toLowerCase() === 'filename' && typeof part.value === 'string' && part.value.trim()) name = part.value.trim();
         continue;
