@@ -1,5 +1,5 @@
 // v0.2 UploadFile's multipart bodies as a hostile or broken client sends them: a body that ends
-// before the file part does, no boundary, a client that goes away mid-part. Each answers in the legacy envelope
+// before the file part does, no boundary, a file named with a path, a client that goes away mid-part. Each answers in the legacy envelope
 // (or just cleans up) and leaves no partial file behind.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
@@ -62,6 +62,15 @@ describe('v0.2 UploadFile: broken multipart bodies', () => {
     assert.equal(r.status, 400, r.text);
     assert.equal(r.body.error.errorCode, 'URE000');
     assert.match(r.body.error.errorMessage, /multipart.*[Bb]oundary/);
+  });
+
+  test('a file part named with a path is refused as v1 refuses such names, not stored under its last segment', async () => {
+    for (const name of ['../../etc/x.stl', 'models/x.stl']) {
+      const r = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(`${filePart(name, 'solid a\nendsolid a\n')}\r\n--xx--\r\n`));
+      assert.equal(r.status, 400, `${name}: ${r.text}`);
+      assert.equal(r.body.error.errorCode, 'URE000');
+      assert.match(r.body.error.errorMessage, /path separator/);
+    }
   });
 
   test('a client that goes away in the middle of the file part leaves no partial file', async () => {

@@ -53,8 +53,10 @@ async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult
 export async function uploadFileRoute(app: FastifyInstance, opts: { core: ServiceCore; apiVersion: string; tag: string }): Promise<void> {
   const { core, apiVersion, tag } = opts;
   const limit = core.files.uploadLimit;
-  // one byte over the limit reaches the blob store, which then refuses the file (413)
-  await app.register(multipart, { limits: { fileSize: limit + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+  // one byte over the limit reaches the blob store, which then refuses the file (413); the part's
+  // file name as sent (busboy would cut `../../x.stl` to `x.stl`), so the v1 name rule refuses a path
+  const limits = { fileSize: limit + 1, files: 1, fields: 20, fieldSize: 64 * 1024 };
+  await app.register(multipart, { limits, preservePath: true });
 
   async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
     let file: FileRecord | undefined;
