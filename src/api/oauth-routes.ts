@@ -14,12 +14,18 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description });
 }
 
-function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
+/** HTTP Basic client credentials: null when there are none, 'malformed' when they cannot be decoded. */
+function basicCredentials(header: string | undefined): { id: string; secret: string } | null | 'malformed' {
   if (!header || !/^basic\s+/i.test(header)) return null;
   const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    // id and secret are percent-encoded (RFC 6749 §2.3.1): a bad escape is a malformed request
+    return 'malformed';
+  }
 }
 
 export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
@@ -60,6 +66,9 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
         return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials');
       }
       const basic = basicCredentials(req.headers.authorization);
+      if (basic === 'malformed') {
+        return oauthError(reply, 400, 'invalid_request', 'the Basic credentials are not valid percent-encoding');
+      }
       const id = basic?.id ?? body.client_id;
       const secret = basic?.secret ?? body.client_secret;
       if (!id || !secret) return oauthError(reply, 400, 'invalid_request', 'client_id and client_secret are required');
