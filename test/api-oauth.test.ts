@@ -1,4 +1,5 @@
-// POST /oauth2/token given what a broken or hostile client sends: malformed Basic credentials.
+// POST /oauth2/token given what a broken or hostile client sends: malformed Basic credentials,
+// bodies that are not JSON objects, unsupported content types, oversized forms.
 // Every refusal is RFC 6749's body ({error, error_description}), never a 500.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -33,5 +34,16 @@ describe('/oauth2/token refusals', () => {
     const ok = await token(form, 'application/x-www-form-urlencoded', basic(`${encodeURIComponent(keyId)}:${t.key}`));
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.token_type, 'Bearer');
+  });
+
+  test('bodies the framework refuses are invalid_request in the same shape, not an empty {}', async () => {
+    for (const body of ['[', '[]', '"client_credentials"', '', '{"grant_type": "client_credentials",']) {
+      assertOAuthError(await token(body, 'application/json'), 400, 'invalid_request');
+    }
+    assertOAuthError(await token(form, 'text/plain'), 400, 'invalid_request');
+    assertOAuthError(await token(`${form}&pad=${'x'.repeat(20_000)}`, 'application/x-www-form-urlencoded'), 413, 'invalid_request');
+    // refused by the route itself, as before
+    assertOAuthError(await token('{"grant_type": 5}', 'application/json'), 400, 'unsupported_grant_type');
+    assertOAuthError(await token(`${form}&client_id=${keyId}&client_secret=wrong`, 'application/x-www-form-urlencoded'), 401, 'invalid_client');
   });
 });

@@ -3,6 +3,7 @@
 // token for `Authorization: Bearer …`, valid for an hour.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceCore } from '../service/embedded-runtime.js';
+import { interfaceErrorHandler, toApiError } from './errors.js';
 
 interface TokenBody {
   grant_type?: string;
@@ -32,6 +33,16 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
   const { accounts } = opts.core;
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  // what the framework refuses (body not JSON or not an object, content type, size) answers in
+  // RFC 6749's shape too: the interface's {errorCode, message} would be stripped to {} by the schema
+  app.setErrorHandler((err, req, reply) => {
+    const apiErr = toApiError(err);
+    if (apiErr.httpStatus >= 500) return interfaceErrorHandler(err, req, reply);
+    req.log.info({ error: 'invalid_request', reason: apiErr.message }, 'request refused');
+    if (apiErr.httpStatus === 413) return oauthError(reply.header('connection', 'close'), 413, 'invalid_request', apiErr.message);
+    const message = apiErr.httpStatus === 415 ? 'send the parameters as application/x-www-form-urlencoded or JSON' : apiErr.message;
+    return oauthError(reply, 400, 'invalid_request', message);
   });
   const errorSchema = {
     type: 'object',
