@@ -248,6 +248,15 @@ describe('v0.2 over HTTP', () => {
     assert.equal(viaGet.status, 404);
     assert.equal(viaGet.body.error.errorCode, 'URE005');
 
+    // a path fastify cannot decode is refused before routing, still in the envelope
+    const badUrl = await call(t.url, '/v0.2/GetProgress%zz', { key: t.key });
+    assert.equal(badUrl.status, 400);
+    assert.equal(badUrl.body.apiVersion, '0.2');
+    assert.equal(badUrl.body.error.errorCode, 'URE000');
+    const badV01 = await call(t.url, '/v0.1/%zz', { key: t.key, method: 'POST' });
+    assert.equal(badV01.body.apiVersion, '0.1');
+    assert.equal(badV01.body.error.errorCode, 'URE000');
+
     const noKey = await call(t.url, '/v0.2/GetActivationStatus', { method: 'POST' });
     assert.equal(noKey.status, 401);
     assert.match(noKey.body.message, /missing subscription key/);
