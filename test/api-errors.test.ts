@@ -70,6 +70,10 @@ describe('v1 errors', () => {
     assertError(badKey, 400, 'URE000', /layerHieght/);
     assert.equal(badKey.body.details.key, 'layerHieght');
     assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, overrides: { layerHeight: 'thick' } } }), 400, 'URE000');
+    // strings are strings: a one-element array is not taken for its element
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, printerModel: ['Creality Ender 3'] } }), 400, 'URE000', /printerModel/);
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, supportType: ['e'] } }), 400, 'URE000', /supportType/);
+    assertError(await start('stl', { files: [{ ...stlFiles()[0], fileId: [stlId] }], settings: STL_SETTINGS }), 400, 'URE000', /fileId/);
     assertError(await upload(t, 'not a type!', 'a.stl', 'x'), 400, 'URE000');
     assertError(await upload(t, 'STL', 'model.txt', 'x'), 400, 'URE000', /STL/);
     assertError(await call(t.url, '/v1/stl/tasks?limit=0', { key: t.key }), 400, 'URE000');

@@ -273,6 +273,8 @@ describe('v0.2 over HTTP', () => {
       ['support type', { ...base, SupportType: 'x' }, 400, 'URE000'],
       ['scale of 0', { ...base, scale: { x: 0, y: 1, z: 1 } }, 400, 'URE000'],
       ['configfile not .rvwj', { ...base, configFile: { FileName: 'c.txt', WsConfigs: { Models: [] } } }, 400, 'URE001'],
+      ['printer as a one-element array', { FileName: 'cube.stl', FILEID: fileId, SupportType: 'n', printermodel: ['CR-10'] }, 400, 'URE000'],
+      ['file id as a one-element array', { FileName: 'cube.stl', fileid: [fileId], SupportType: 'n', PrinterModel: 'CR-10' }, 400, 'URE000'],
       ['configfile empty', { ...base, configFile: { FileName: 'c.rvwj', WsConfigs: '' } }, 400, 'URE004'],
     ];
     for (const [what, body, status, code] of cases) {

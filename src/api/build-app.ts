@@ -35,6 +35,9 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     trustProxy: core.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: core.config.requestTimeoutS * 1000,
+    // scalars are coerced (query strings), but not fastify's default 'array' coercion, which took
+    // ["Creality Ender 3"] for a printer name: every documented field holding a string is a string
+    ajv: { customOptions: { coerceTypes: true } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // longer parameters and undecodable paths: the interface's error bodies, not fastify's
     frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH),
