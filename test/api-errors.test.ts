@@ -1,6 +1,7 @@
 // Every error the v1 API answers, over real HTTP: 401 in the gateway's shape, JSON 404 for unknown
 // routes, URE000–URE006 with their statuses, SF000 for failed tasks and internal errors, 413 on
-// uploads, bad file names, an upload cut off half-way, and two accounts that cannot see each other.
+// uploads, bad file names, paths fastify refuses before routing, an upload cut off half-way, and two
+// accounts that cannot see each other.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
@@ -69,6 +70,10 @@ describe('v1 errors', () => {
     assertError(badKey, 400, 'URE000', /layerHieght/);
     assert.equal(badKey.body.details.key, 'layerHieght');
     assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, overrides: { layerHeight: 'thick' } } }), 400, 'URE000');
+    // strings are strings: a one-element array is not taken for its element
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, printerModel: ['Creality Ender 3'] } }), 400, 'URE000', /printerModel/);
+    assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, supportType: ['e'] } }), 400, 'URE000', /supportType/);
+    assertError(await start('stl', { files: [{ ...stlFiles()[0], fileId: [stlId] }], settings: STL_SETTINGS }), 400, 'URE000', /fileId/);
     assertError(await upload(t, 'not a type!', 'a.stl', 'x'), 400, 'URE000');
     assertError(await upload(t, 'STL', 'model.txt', 'x'), 400, 'URE000', /STL/);
     assertError(await call(t.url, '/v1/stl/tasks?limit=0', { key: t.key }), 400, 'URE000');
@@ -192,6 +197,21 @@ describe('v1 errors', () => {
     const custom = await upload(t, 'Snapshot', 'front.png', new Uint8Array([137, 80, 78, 71]));
     assert.equal(custom.status, 200);
     assert.equal(custom.body.type, 'Snapshot');
+  });
+
+  test('paths fastify refuses before routing (a parameter over 1000 characters, bad percent-encoding) answer in the interface body', async () => {
+    const post = (path: string) => call(t.url, path, { key: t.key, body: 'x', headers: { 'Content-Type': 'application/octet-stream' } });
+    for (const r of [await post(`/v1/upload/STL/${'n'.repeat(2000)}.stl`), await post('/v1/upload/STL/%ff.stl'), await post('/v1/upload/%zz/a.stl')]) {
+      assertError(r, 400, 'URE000', /file/);
+      assert.ok(r.headers.get('x-request-id'));
+    }
+    for (const path of [`/v1/stl/tasks/${'a'.repeat(1001)}`, '/v1/stl/tasks/%zz', '/v1/ws/tasks/%zz/cancel']) {
+      assertError(await call(t.url, path, { key: t.key, method: path.endsWith('cancel') ? 'POST' : 'GET' }), 400, 'URE005', /task id/);
+    }
+    // an id that cannot be one is no such output or file, as the routes answer for any other non-id
+    assertError(await call(t.url, `/v1/output/${'a'.repeat(1001)}/download`, { key: t.key }), 404, 'URE006');
+    assertError(await call(t.url, '/v1/files/%zz', { key: t.key }), 404, 'URE006');
+    assertError(await call(t.url, '/nope%zz', { key: t.key }), 400, 'URE000');
   });
 
   test('413 on uploads over the limit, by Content-Length or while streaming; nothing is kept', async () => {

@@ -248,6 +248,15 @@ describe('v0.2 over HTTP', () => {
     assert.equal(viaGet.status, 404);
     assert.equal(viaGet.body.error.errorCode, 'URE005');
 
+    // a path fastify cannot decode is refused before routing, still in the envelope
+    const badUrl = await call(t.url, '/v0.2/GetProgress%zz', { key: t.key });
+    assert.equal(badUrl.status, 400);
+    assert.equal(badUrl.body.apiVersion, '0.2');
+    assert.equal(badUrl.body.error.errorCode, 'URE000');
+    const badV01 = await call(t.url, '/v0.1/%zz', { key: t.key, method: 'POST' });
+    assert.equal(badV01.body.apiVersion, '0.1');
+    assert.equal(badV01.body.error.errorCode, 'URE000');
+
     const noKey = await call(t.url, '/v0.2/GetActivationStatus', { method: 'POST' });
     assert.equal(noKey.status, 401);
     assert.match(noKey.body.message, /missing subscription key/);
@@ -264,6 +273,8 @@ describe('v0.2 over HTTP', () => {
       ['support type', { ...base, SupportType: 'x' }, 400, 'URE000'],
       ['scale of 0', { ...base, scale: { x: 0, y: 1, z: 1 } }, 400, 'URE000'],
       ['configfile not .rvwj', { ...base, configFile: { FileName: 'c.txt', WsConfigs: { Models: [] } } }, 400, 'URE001'],
+      ['printer as a one-element array', { FileName: 'cube.stl', FILEID: fileId, SupportType: 'n', printermodel: ['CR-10'] }, 400, 'URE000'],
+      ['file id as a one-element array', { FileName: 'cube.stl', fileid: [fileId], SupportType: 'n', PrinterModel: 'CR-10' }, 400, 'URE000'],
       ['configfile empty', { ...base, configFile: { FileName: 'c.rvwj', WsConfigs: '' } }, 400, 'URE004'],
     ];
     for (const [what, body, status, code] of cases) {

@@ -75,6 +75,13 @@ describe('v0.3 over HTTP', () => {
     assert.equal(r.body.errorCode, 'URE005');
     const noKey = await call(t.url, '/v0.3/ws/tasks/7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11', {});
     assert.equal(noKey.status, 401);
+    // refused by fastify before routing: still v1's body and codes
+    const long = await call(t.url, `/v0.3/stl/tasks/${'a'.repeat(1001)}`, { key: t.key });
+    assert.equal(long.status, 400);
+    assert.equal(long.body.errorCode, 'URE005');
+    const badName = await call(t.url, '/v0.3/upload/STL/%ff.stl', { key: t.key, body: 'x', headers: { 'Content-Type': 'application/octet-stream' } });
+    assert.equal(badName.status, 400);
+    assert.equal(badName.body.errorCode, 'URE000');
   });
 
   test('the OpenAPI document lists the routes of every version', async () => {

@@ -10,6 +10,7 @@ import { ENGINE_VERSION } from '../engine/version.js';
 import type { ServiceCore } from '../service/embedded-runtime.js';
 import { labelKey } from '../service/metrics.js';
 import { interfaceErrorHandler, notFoundHandler } from './errors.js';
+import { frameworkErrorHandler } from './framework-errors.js';
 import { oauthRoutes } from './oauth-routes.js';
 import { opsRoutes } from './ops-routes.js';
 import { SHARED_SCHEMAS } from './schemas.js';
@@ -19,6 +20,8 @@ import { v0_3Api } from './v0_3/index.js';
 import { v1Api } from './v1/index.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// path parameters, percent-encoded: a 255-byte file name takes at most 765
+const MAX_PARAM_LENGTH = 1000;
 
 export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   const app = Fastify({
@@ -32,7 +35,12 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     trustProxy: core.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: core.config.requestTimeoutS * 1000,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // scalars are coerced (query strings), but not fastify's default 'array' coercion, which took
+    // ["Creality Ender 3"] for a printer name: every documented field holding a string is a string
+    ajv: { customOptions: { coerceTypes: true } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // longer parameters and undecodable paths: the interface's error bodies, not fastify's
+    frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH),
   });
 
   const streams = new Set<ServerResponse>();

@@ -3,6 +3,7 @@
 // token for `Authorization: Bearer …`, valid for an hour.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceCore } from '../service/embedded-runtime.js';
+import { interfaceErrorHandler, toApiError } from './errors.js';
 
 interface TokenBody {
   grant_type?: string;
@@ -14,18 +15,34 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.code(status).header('cache-control', 'no-store').send({ error, error_description: description });
 }
 
-function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
+/** HTTP Basic client credentials: null when there are none, 'malformed' when they cannot be decoded. */
+function basicCredentials(header: string | undefined): { id: string; secret: string } | null | 'malformed' {
   if (!header || !/^basic\s+/i.test(header)) return null;
   const decoded = Buffer.from(header.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  try {
+    return { id: decodeURIComponent(decoded.slice(0, colon)), secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    // id and secret are percent-encoded (RFC 6749 §2.3.1): a bad escape is a malformed request
+    return 'malformed';
+  }
 }
 
 export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
   const { accounts } = opts.core;
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+  // what the framework refuses (body not JSON or not an object, content type, size) answers in
+  // RFC 6749's shape too: the interface's {errorCode, message} would be stripped to {} by the schema
+  app.setErrorHandler((err, req, reply) => {
+    const apiErr = toApiError(err);
+    if (apiErr.httpStatus >= 500) return interfaceErrorHandler(err, req, reply);
+    req.log.info({ error: 'invalid_request', reason: apiErr.message }, 'request refused');
+    if (apiErr.httpStatus === 413) return oauthError(reply.header('connection', 'close'), 413, 'invalid_request', apiErr.message);
+    const message = apiErr.httpStatus === 415 ? 'send the parameters as application/x-www-form-urlencoded or JSON' : apiErr.message;
+    return oauthError(reply, 400, 'invalid_request', message);
   });
   const errorSchema = {
     type: 'object',
@@ -60,6 +77,9 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
         return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials');
       }
       const basic = basicCredentials(req.headers.authorization);
+      if (basic === 'malformed') {
+        return oauthError(reply, 400, 'invalid_request', 'the Basic credentials are not valid percent-encoding');
+      }
       const id = basic?.id ?? body.client_id;
       const secret = basic?.secret ?? body.client_secret;
       if (!id || !secret) return oauthError(reply, 400, 'invalid_request', 'client_id and client_secret are required');

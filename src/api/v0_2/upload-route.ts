@@ -1,9 +1,10 @@
 // POST /v0.2/UploadFile: the STL as multipart/form-data (a text field `FileName` and a file field
 // `file`, as the public clients send it) or as the raw body with the name in the query
 // (`?filename=`, any casing). Either way it streams into the same file service as v1's upload.
-import multipart from '@fastify/multipart';
+import multipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { ApiError, badRequest, payloadTooLarge } from '../../service/errors.js';
 import { fold, text } from '../../service/legacy-keys.js';
@@ -13,15 +14,55 @@ import { RESULTS, legacyRoute } from '../legacy/schemas.js';
 
 const TYPE = 'STL';
 
+/**
+ * The file part's bytes, failing (so the blob store drops its temporary file) when the part stops
+ * short: busboy destroys the part's stream without an error when the body ends before the closing
+ * boundary, and a stream destroyed before the store pipes it would leave the upload waiting forever.
+ */
+function wholePart(file: Readable, raw: IncomingMessage): Readable {
+  const out = new PassThrough();
+  // the store may start reading only later; it still sees the error (the stream stays errored)
+  out.on('error', () => undefined);
+  const cutOff = () => {
+    if (!file.readableEnded) out.destroy(badRequest('the multipart body ended before the file part was complete'));
+  };
+  if (file.destroyed) cutOff();
+  file.on('error', cutOff).on('close', cutOff);
+  raw.on('close', () => {
+    if (!raw.complete) cutOff();
+  });
+  // the store gave up (size limit, disk): stop reading the part
+  out.on('close', () => {
+    if (!file.readableEnded) file.destroy();
+  });
+  file.pipe(out);
+  return out;
+}
+
+/** The next part of the form; what the parser itself refuses (no boundary, a malformed part header) is the client's mistake. */
+async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult<Multipart>> {
+  try {
+    return await parts.next();
+  } catch (err) {
+    // busboy's errors are plain Errors; the plugin's own (limits) carry their status
+    if (err instanceof Error && !('statusCode' in err)) throw badRequest(`the multipart/form-data body cannot be read: ${err.message}`);
+    throw err;
+  }
+}
+
 export async function uploadFileRoute(app: FastifyInstance, opts: { core: ServiceCore; apiVersion: string; tag: string }): Promise<void> {
   const { core, apiVersion, tag } = opts;
   const limit = core.files.uploadLimit;
-  // one byte over the limit reaches the blob store, which then refuses the file (413)
-  await app.register(multipart, { limits: { fileSize: limit + 1, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+  // one byte over the limit reaches the blob store, which then refuses the file (413); the part's
+  // file name as sent (busboy would cut `../../x.stl` to `x.stl`), so the v1 name rule refuses a path
+  const limits = { fileSize: limit + 1, files: 1, fields: 20, fieldSize: 64 * 1024 };
+  await app.register(multipart, { limits, preservePath: true });
 
   async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
     let file: FileRecord | undefined;
-    for await (const part of req.parts()) {
+    const parts = req.parts();
+    for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
+      const part = next.value;
       if (part.type === 'field') {
         if (part.fieldname.toLowerCase() === 'filename' && typeof part.value === 'string' && part.value.trim()) name = part.value.trim();
         continue;
@@ -32,7 +73,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
       }
       const fileName = name ?? part.filename;
       if (!fileName) throw badRequest('FileName is required (a form field before the file, or ?filename=)');
-      file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), part.file);
+      file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), wholePart(part.file, req.raw));
     }
     if (!file) throw badRequest('the form has no file field: send the STL as the field `file`');
     return file;

@@ -1,0 +1,94 @@
+// v0.2 UploadFile's multipart bodies as a hostile or broken client sends them: a body that ends
+// before the file part does, no boundary, a file named with a path, a client that goes away mid-part. Each answers in the legacy envelope
+// (or just cleans up) and leaves no partial file behind.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { waitFor, startTestServer, type TestServer } from './api-helpers.js';
+
+interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+/** POSTs `body` to /v0.2/UploadFile with the given Content-Type; gives up after 5 s (a hang). */
+function post(t: TestServer, contentType: string, body: Buffer): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': contentType, 'Content-Length': body.length };
+    const req = request(`${t.url}/v0.2/UploadFile`, { method: 'POST', headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined, text }));
+    });
+    req.setTimeout(5000, () => req.destroy(new Error('no answer within 5 s')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const filePart = (filename: string, content: string) =>
+  `--xx\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\n\r\n${content}`;
+
+describe('v0.2 UploadFile: broken multipart bodies', () => {
+  let t: TestServer;
+  const tmpFiles = () => {
+    const dir = join(t.dataDir, 'blobs', 'tmp');
+    return existsSync(dir) ? readdirSync(dir) : [];
+  };
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(async () => t?.close());
+
+  test('a body that ends before the closing boundary answers 400 URE000 and keeps nothing', async () => {
+    const r = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(filePart('a.stl', 'abc')));
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.apiVersion, '0.2');
+    assert.equal(r.body.error.errorCode, 'URE000');
+    assert.match(r.body.error.errorMessage, /ended before/);
+    await waitFor('the partial file to go', async () => tmpFiles().length === 0, 2000);
+    // a complete body on the next request is stored
+    const ok = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(`${filePart('a.stl', 'solid a\nendsolid a\n')}\r\n--xx--\r\n`));
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.result.fileName, 'a.stl');
+  });
+
+  test('multipart without a boundary is a client mistake: 400 URE000, not 500', async () => {
+    const r = await post(t, 'multipart/form-data', Buffer.from('abc'));
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.error.errorCode, 'URE000');
+    assert.match(r.body.error.errorMessage, /multipart.*[Bb]oundary/);
+  });
+
+  test('a file part named with a path is refused as v1 refuses such names, not stored under its last segment', async () => {
+    for (const name of ['../../etc/x.stl', 'models/x.stl']) {
+      const r = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(`${filePart(name, 'solid a\nendsolid a\n')}\r\n--xx--\r\n`));
+      assert.equal(r.status, 400, `${name}: ${r.text}`);
+      assert.equal(r.body.error.errorCode, 'URE000');
+      assert.match(r.body.error.errorMessage, /path separator/);
+    }
+  });
+
+  test('a client that goes away in the middle of the file part leaves no partial file', async () => {
+    const head = Buffer.from(filePart('big.stl', ''));
+    let partial = 0;
+    await new Promise<void>((resolve) => {
+      const req = request(`${t.url}/v0.2/UploadFile`, {
+        method: 'POST',
+        headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'multipart/form-data; boundary=xx', 'Content-Length': 400_000 },
+      });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.write(Buffer.concat([head, Buffer.alloc(200_000, 1)]), () => setTimeout(() => {
+        partial = tmpFiles().length;
+        req.destroy();
+      }, 200));
+    });
+    assert.ok(partial >= 1, 'the upload was under way');
+    await waitFor('the server to drop the partial upload', async () => tmpFiles().length === 0, 5000);
+  });
+});
