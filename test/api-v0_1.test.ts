@@ -57,6 +57,7 @@ describe('v0.1 over HTTP', () => {
       ['no file', { ...base }, 400, 'URE000'],
       ['not .rvwj', { ...base, file: { FileName: 'cube.stl', WsConfigs: ws } }, 400, 'URE001'],
       ['empty workspace', { ...base, file: { FileName: 'cube.rvwj', WsConfigs: '' } }, 400, 'URE004'],
+      ['empty workspace object in a string', { ...base, file: { FileName: 'cube.rvwj', WsConfigs: ' {} ' } }, 400, 'URE004'],
       ['not JSON', { ...base, file: { FileName: 'cube.rvwj', WsConfigs: '{"Models": [' } }, 400, 'URE000'],
       ['no models', { ...base, file: { FileName: 'cube.rvwj', WsConfigs: '{"Models": []}' } }, 400, 'URE000'],
       ['unknown quality', { ...base, configPresetName: 'Superfine', file: { FileName: 'cube.rvwj', WsConfigs: ws } }, 404, 'URE003'],

@@ -46,6 +46,7 @@ export function workspaceText(raw: unknown, where: string): Buffer {
       throw badRequest(`${where}.WsConfigs is not valid JSON: ${(err as Error).message}`);
     }
     if (!isObject(parsed)) throw badRequest(`${where}.WsConfigs must hold a JSON object (the workspace)`);
+    if (Object.keys(parsed).length === 0) throw new ApiError('URE004', `${where}.WsConfigs is empty: the workspace contents are required`);
     text = raw;
   } else if (isObject(raw)) {
     text = JSON.stringify(raw);
