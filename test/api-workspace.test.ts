@@ -206,11 +206,14 @@ describe('workspace tasks over HTTP', () => {
     test('point-cloud problems fail at task start with URE000', async () => {
       const pc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud)).body.fileId;
       const shortPc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud.subarray(0, 120))).body.fileId;
+      const pc2 = (await upload(t, 'PC_SV', 'soft.pcsv', cloud)).body.fileId;
       const cases: Array<[string, unknown, unknown[], Record<string, unknown>, RegExp]> = [
         ['wrong size', pcWorkspace('soft.pcsv'), [pcEntry(shortPc)], STL_SETTINGS, /has 120 bytes; arrayDimensions 4×2×2 need 128/],
         ['too many values', pcWorkspace('soft.pcsv'), [pcEntry(pc, { arrayDimensions: [1000, 1000, 17] })], STL_SETTINGS, /arrayDimensions 1000×1000×17 are 17000000 values, more than 16000000/],
         ['no matching upload', pcWorkspace('other.pcsv'), [pcEntry(pc)], STL_SETTINGS, /Models\[1\]\.metaData\.FileReference names 'other\.pcsv', but the task has no PC_SV file of that name/],
         ['no PC_SV at all', pcWorkspace('soft.pcsv'), [], STL_SETTINGS, /FileReference names 'soft\.pcsv'.*PC_SV files: none/],
+        ['one file listed twice', pcWorkspace('soft.pcsv'), [pcEntry(pc), pcEntry(pc)], STL_SETTINGS, /the PC_SV file 'soft\.pcsv' \(.+\) is listed twice/],
+        ['two files of one name', pcWorkspace('soft.pcsv'), [pcEntry(pc), pcEntry(pc2)], STL_SETTINGS, /two PC_SV files are named 'soft\.pcsv'.*could not tell them apart/],
         ['modifier not enclosing', pcWorkspace('soft.pcsv', box(100, 100, 0, 110, 120, 20)), [pcEntry(pc)], STL_SETTINGS, /'shore\.stl' \(Models\[1\]\) does not enclose model 'sole\.stl'/],
         ['modifier enclosing nothing', pcWorkspace('soft.pcsv', box(10, 10, 0, 20, 20, 20)), [pcEntry(pc)], STL_SETTINGS, /does not enclose any model/],
         ['no shore table (entry filament)', pcWorkspace('soft.pcsv'), [pcEntry(pc, { filamentName: 'Generic_PETG' })], STL_SETTINGS, /Generic_PETG has no Shore calibration table/],

@@ -42,6 +42,7 @@ export class TaskService {
     const xmlFiles = files.filter(({ file }) => file.type === 'XML');
     if (xmlFiles.length > 1) throw badRequest('a task takes at most one XML configuration file');
     for (const { entry, file } of files) if (file.type === 'PC_SV') checkPointCloud(entry, file);
+    checkCloudNames(files.filter(({ file }) => file.type === 'PC_SV').map(({ file }) => file));
 
     const xml = xmlFiles[0] ? await this.readXml(xmlFiles[0].file) : undefined;
     const request = sliceRequestOf(input, xmlFiles[0]?.file.blobKey);
@@ -167,6 +168,25 @@ function checkPointCloud(entry: FileEntry, file: FileRecord): void {
     throw badRequest(
       `point cloud '${file.fileName}' has ${file.size} bytes; arrayDimensions ${dims.join('×')} need ${expected} (8 bytes per value)`,
     );
+  }
+}
+
+/**
+ * A modifier names its point cloud by file name (FileReference): two PC_SV entries of one name, or one
+ * file listed twice, could not be told apart (the second was reported as referenced by no modifier).
+ */
+function checkCloudNames(clouds: FileRecord[]): void {
+  const seen = new Map<string, FileRecord>();
+  for (const file of clouds) {
+    const other = seen.get(file.fileName);
+    if (other) {
+      throw badRequest(
+        other.id === file.id
+          ? `the PC_SV file '${file.fileName}' (${file.id}) is listed twice`
+          : `two PC_SV files are named '${file.fileName}' (${other.id}, ${file.id}): a modifier's FileReference could not tell them apart`,
+      );
+    }
+    seen.set(file.fileName, file);
   }
 }
 
