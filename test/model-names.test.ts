@@ -11,7 +11,7 @@ import { box } from './mesh-fixtures.js';
 test('a name with line breaks or control characters stays one comment line; a long one is cut', () => {
   assert.equal(commentSafe('a\nM104 S300\r\n;'), 'a M104 S300 ;');
   assert.equal(commentSafe('tab\there\u0000\u001b[2J'), 'tab here [2J');
-  assert.equal(commentSafe('a\u2028b\u0085c'), 'a b c');
+  assert.equal(commentSafe('a\u2028b\u0085c\u202Ed'), 'a b c d');
   assert.equal(commentSafe('Büste (v2).stl'), 'Büste (v2).stl');
   const long = commentSafe('😀'.repeat(500));
   assert.equal(Array.from(long).length, MAX_COMMENT_NAME);

@@ -1,15 +1,11 @@
 // What an upload's type and name must look like, checked before a byte of the body is read.
 import { ApiError, badRequest } from './errors.js';
+import { NAME_CONTROL } from '../engine/output/comment-text.js';
 
 export const KNOWN_FILE_TYPES = ['WS', 'PC_SV', 'PC_DE', 'XML', 'STL', 'EXTRA'] as const;
 
 /** Caller-named extra types ("SNAPSHOT", "notes-v2"): a short plain word. */
 const CUSTOM_TYPE = /^[A-Za-z0-9_-]{1,32}$/;
-// C0 and C1 control characters and DEL; the Unicode line and paragraph separators (a line break to
-// many readers of logs and G-code comments); the bidirectional embeddings, overrides and isolates,
-// which make a name display as another ('cube\u202Eltsexe.' shows as 'cubeexe.stl')
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const MAX_NAME_BYTES = 255;
 
 /** Known types in upper case; anything else must be a plain word and is kept as sent. */
@@ -29,7 +25,7 @@ export function checkFileName(name: string): void {
     throw badRequest(`the file name is longer than ${MAX_NAME_BYTES} bytes`);
   }
   if (name.includes('/') || name.includes('\\')) throw badRequest('the file name must not contain a path separator');
-  if (CONTROL.test(name)) throw badRequest('the file name must not contain control characters (line breaks, bidirectional overrides)');
+  if (NAME_CONTROL.test(name)) throw badRequest('the file name must not contain control characters (line breaks, bidirectional overrides)');
   if (name === '.' || name === '..') throw badRequest(`'${name}' is not a file name`);
 }
 

@@ -4,9 +4,14 @@
 /** Longest name kept in a comment; a longer one is cut and marked with an ellipsis. */
 export const MAX_COMMENT_NAME = 120;
 
-// C0 and C1 controls, DEL, and the Unicode line and paragraph separators: anything a reader of the
-// file (firmware, host software, a text editor) may take for a line break or a terminal command
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+// What a one-line name must not hold (here, and in file and model names the service takes): C0 and C1
+// controls and DEL; the Unicode line and paragraph separators, a line break to many readers (host
+// software, log viewers, text editors); the bidirectional embeddings, overrides and isolates, which
+// make a name display as another ('cube\u202Eltsexe.' shows as 'cubeexe.stl').
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+/** Matches a character a one-line name must not hold. */
+export const NAME_CONTROL = new RegExp(`[${CONTROLS}]`);
+const UNSAFE = new RegExp(`[${CONTROLS}]+`, 'g');
 
 /** `text` as one line of printable characters, at most MAX_COMMENT_NAME long. */
 export function commentSafe(text: string): string {

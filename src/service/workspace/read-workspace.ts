@@ -3,6 +3,7 @@
 // keep their position. Every key is accepted in either casing; every value is checked, and a problem
 // is reported with its JSON path as the file spells it (`Models[1].ModelIndices[42] …`).
 import type { Mesh, ModelInput } from '../../engine/types.js';
+import { NAME_CONTROL } from '../../engine/output/comment-text.js';
 import { isObject, keyName, prop, type JsonObject } from './keys.js';
 import { meshBox, readMesh, readPoint } from './read-mesh.js';
 import { WorkspaceError, failAt } from './workspace-error.js';
@@ -110,15 +111,13 @@ function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
 
 /** Longest model name taken (a file name's limit on most file systems). */
 const MAX_NAME = 255;
-// C0 and C1 controls, DEL and the Unicode line separators: a name is one line of text
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** metaData.Name: it names the model in messages and in the G-code's `;MESH:` comments. */
 function readName(meta: JsonObject, at: string): string | undefined {
   const name = optionalString(meta, 'Name', at);
   if (name === undefined) return undefined;
   const where = `${at}.${keyName(meta, 'Name')}`;
-  if (CONTROL.test(name)) failAt(where, 'must be one line without control characters');
+  if (NAME_CONTROL.test(name)) failAt(where, 'must be one line without control characters');
   if (name.length > MAX_NAME) failAt(where, `must be at most ${MAX_NAME} characters, not ${name.length}`);
   return name;
 }
