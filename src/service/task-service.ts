@@ -9,7 +9,7 @@ import { ACTIVE_STATUSES, isTerminal, type FileRecord, type SliceRequest, type T
 import { InvalidCursorError, type BlobStore, type JobQueue, type MetadataStore, type TaskEventBus, type TaskPage } from './ports.js';
 import { checkSliceRequest } from './settings-check.js';
 import { checkWorkspaceTask } from './workspace/check-workspace-task.js';
-import { MAX_VOXELS } from './workspace/point-cloud.js';
+import { pointCloudSizeProblem } from './workspace/point-cloud.js';
 import { SUPPORT_TYPE_SETTING, type FileEntry, type StartTaskInput } from './task-request.js';
 
 const MAX_XML_BYTES = 1024 * 1024;
@@ -160,15 +160,9 @@ function toRef(entry: FileEntry, file: FileRecord): TaskFileRef {
 function checkPointCloud(entry: FileEntry, file: FileRecord): void {
   const dims = entry.arrayDimensions;
   if (!dims) throw badRequest(`the PC_SV entry ${file.id} needs arrayDimensions (x, y, z counts)`);
-  const count = dims[0] * dims[1] * dims[2];
-  // the worker would refuse it (point-cloud.ts): say so now, before the task is queued
-  if (count > MAX_VOXELS) throw badRequest(`point cloud '${file.fileName}': arrayDimensions ${dims.join('×')} are ${count} values, more than ${MAX_VOXELS}`);
-  const expected = count * 8;
-  if (file.size !== expected) {
-    throw badRequest(
-      `point cloud '${file.fileName}' has ${file.size} bytes; arrayDimensions ${dims.join('×')} need ${expected} (8 bytes per value)`,
-    );
-  }
+  // the worker would refuse it when it reads the file: say so now, before the task is queued
+  const problem = pointCloudSizeProblem(dims, file.size, file.fileName);
+  if (problem) throw badRequest(problem);
 }
 
 /**

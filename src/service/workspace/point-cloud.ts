@@ -11,19 +11,24 @@ export type Dims = [number, number, number];
 /** More voxels than this is no longer a hardness map but a memory problem (≈ 128 MB of doubles). */
 export const MAX_VOXELS = 16_000_000;
 
-export function expectedPointCloudBytes(dims: Dims): number {
-  return dims[0] * dims[1] * dims[2] * 8;
+/**
+ * What is wrong with a PC_SV file of `byteLength` bytes for `dims` (too many values, or not 8 bytes
+ * a value), or undefined: checked at task start from the upload's size, and again when it is read.
+ */
+export function pointCloudSizeProblem(dims: Dims, byteLength: number, fileName: string): string | undefined {
+  const count = dims[0] * dims[1] * dims[2];
+  if (count > MAX_VOXELS) return `point cloud '${fileName}': arrayDimensions ${dims.join('×')} are ${count} values, more than ${MAX_VOXELS}`;
+  if (byteLength !== count * 8) {
+    return `point cloud '${fileName}' has ${byteLength} bytes; arrayDimensions ${dims.join('×')} need ${count * 8} (8 bytes per value)`;
+  }
+  return undefined;
 }
 
 /** The hardness values, checked: the right byte count, every value a finite number. */
 export function readPointCloud(bytes: Uint8Array, dims: Dims, fileName: string): Float64Array {
+  const problem = pointCloudSizeProblem(dims, bytes.byteLength, fileName);
+  if (problem) throw new WorkspaceError(problem);
   const count = dims[0] * dims[1] * dims[2];
-  if (count > MAX_VOXELS) throw new WorkspaceError(`point cloud '${fileName}': arrayDimensions ${dims.join('×')} exceed ${MAX_VOXELS} values`);
-  if (bytes.byteLength !== count * 8) {
-    throw new WorkspaceError(
-      `point cloud '${fileName}' has ${bytes.byteLength} bytes; arrayDimensions ${dims.join('×')} need ${count * 8} (8 bytes per value)`,
-    );
-  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const values = new Float64Array(count);
   for (let i = 0; i < count; i++) {
