@@ -56,6 +56,15 @@ describe('v0.3 over HTTP', () => {
     assert.equal(missing.status, 400);
     assert.equal(missing.body.errorCode, 'URE000');
     assert.match(missing.body.message, /arrayDimensions/);
+
+    // a malformed top-level grid is refused even where no PC_SV entry would take it
+    for (const bad of ['x', [4, 2], [4, 2, -1], [4.5, 2, 2]]) {
+      const up = await upload(t, 'STL', 'cube.stl', readFileSync(CUBE_STL));
+      const r = await v03('/ws/tasks', { files: [{ fileId: up.body.fileId, type: 'STL' }], arrayDimensions: bad, settings: STL_SETTINGS });
+      assert.equal(r.status, 400, `${JSON.stringify(bad)}: ${r.text}`);
+      assert.equal(r.body.errorCode, 'URE000');
+      assert.match(r.body.message, /^arrayDimensions must be three positive whole numbers/);
+    }
   });
 
   test('an STL file named without its type on /ws/tasks makes an STL task', async () => {

@@ -37,14 +37,14 @@ function optionalString(obj: Record<string, unknown>, key: string, where: string
   return v;
 }
 
-function parseDimensions(v: unknown, where: string): [number, number, number] | undefined {
+export function parseDimensions(v: unknown, where: string): [number, number, number] | undefined {
   if (v === undefined || v === null) return undefined;
   if (
     !Array.isArray(v) ||
     v.length !== 3 ||
     !v.every((n) => typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 1_000_000)
   ) {
-    throw badRequest(`${where}.arrayDimensions must be three positive whole numbers (x, y, z counts)`);
+    throw badRequest(`${where ? `${where}.` : ''}arrayDimensions must be three positive whole numbers (x, y, z counts)`);
   }
   return [v[0], v[1], v[2]];
 }

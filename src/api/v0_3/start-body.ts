@@ -2,6 +2,7 @@
 // `PrinterModel` …) before validation, and a top-level `arrayDimensions` (where v0.3 clients may
 // send the point-cloud grid) is given to the PC_SV entry that has none of its own.
 import { isObject } from '../../service/legacy-keys.js';
+import { parseDimensions } from '../../service/task-request.js';
 
 const CANONICAL = new Map(
   [
@@ -27,7 +28,8 @@ export function canonicalStartBody(body: unknown): unknown {
   if (isObject(out.settings)) out.settings = renameKeys(out.settings);
   if (Array.isArray(out.files)) {
     out.files = out.files.map((e) => (isObject(e) ? renameKeys(e) : e));
-    const dims = out.arrayDimensions;
+    // checked here: with no PC_SV entry to take it, nothing else would look at it
+    const dims = parseDimensions(out.arrayDimensions, '');
     if (dims !== undefined) {
       const cloud = (out.files as unknown[]).find(
         (e) => isObject(e) && typeof e.type === 'string' && e.type.toUpperCase() === 'PC_SV' && e.arrayDimensions === undefined,
