@@ -203,6 +203,19 @@ describe('overrides', () => {
     throwsSettings(() => validateOverrides(JSON.parse('{"__proto__": {"x": 1}}')), 'UNKNOWN_KEY');
   });
 
+  it('point the names CuraEngine and PrusaSlicer use at ours, without accepting them', () => {
+    const first = (key: string) => throwsSettings(() => validateOverrides({ [key]: 1 }), 'UNKNOWN_KEY', key).suggestions[0];
+    assert.equal(first('retraction_amount'), 'retractLength');
+    assert.equal(first('retract_length'), 'retractLength');
+    assert.equal(first('fill_density'), 'infillDensity');
+    assert.equal(first('infill_sparse_density'), 'infillDensity');
+    assert.equal(first('perimeters'), 'wallCount');
+    assert.equal(first('slowdown_below_layer_time'), 'minLayerTime');
+    // a longer form of one of our words counts as that word
+    const e = throwsSettings(() => validateOverrides({ retractionDistance: 1 }), 'UNKNOWN_KEY', 'retractionDistance');
+    assert.ok(e.suggestions.includes('retractLength'), e.suggestions.join());
+  });
+
   it('reject wrong types, NaN, Infinity and out-of-range values', () => {
     throwsSettings(() => validateOverrides({ layerHeight: '0.2' }), 'BAD_VALUE', 'layerHeight');
     throwsSettings(() => validateOverrides({ layerHeight: Number.NaN }), 'BAD_VALUE', 'layerHeight');

@@ -43,6 +43,13 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+/** The same word, or one a longer form of the other ("retract", "retraction"; five letters at least). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 5 && long.startsWith(short);
+}
+
 /** A name as it can be looked up: `key` is what is typed, `canonical` what it stands for. */
 export interface NameEntry {
   key: string;
@@ -68,7 +75,7 @@ export function closeMatches(query: string, entries: readonly NameEntry[], limit
     if (k.includes(q) || q.includes(k)) score = Math.min(score, 0.5 + 0.1 * (1 - Math.min(q.length, k.length) / Math.max(q.length, k.length)));
     const kTokens = nameTokens(key);
     // One-letter and all-digit words ("s", "3") say too little to count as a match.
-    const shared = kTokens.filter((t) => qTokens.has(t) && t.length >= 2 && !/^\d+$/.test(t)).length;
+    const shared = kTokens.filter((t) => t.length >= 2 && !/^\d+$/.test(t) && [...qTokens].some((q) => sameWord(q, t))).length;
     if (shared > 0) {
       const overlap = shared / new Set([...kTokens, ...qTokens]).size;
       score = Math.min(score, 1 - overlap * 0.5);

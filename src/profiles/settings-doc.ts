@@ -113,7 +113,7 @@ CDATA work. Refused: an empty file (URE004), more than ${MAX_XML_BYTES} bytes, D
 other elements, an unknown setting name or a bad value (URE000, the message names the key).
 
 Overrides sent as JSON must have the right JSON type (\`"layerHeight": 0.15\`, not \`"0.15"\`); only the XML path
-reads numbers from strings. Unknown keys are refused with close names suggested (\`layer_height\` → \`layerHeight\`).
+reads numbers from strings. Unknown keys are refused with close names suggested, CuraEngine's and PrusaSlicer's names for our settings among them (\`layer_height\` → \`layerHeight\`, \`retraction_amount\` or \`retract_length\` → \`retractLength\`); those names are not accepted as settings.
 
 Preset names match ignoring case, spaces and punctuation (\`creality ender-3\`, \`CR-10\`, \`generic pla\`), and
 printers also answer to their aliases. An unknown name fails (URE003) and the message lists close matches.

@@ -6,6 +6,7 @@ import type { SliceSettings } from '../engine/settings.js';
 import { DECIMAL_TEXT } from '../engine/mesh/text-scan.js';
 import { SettingsError } from './errors.js';
 import { closeMatches, type NameEntry } from './names.js';
+import { PEER_SETTING_NAMES } from './peer-setting-names.js';
 import { SETTING_KEYS, settingSpec } from './settings-schema.js';
 import type { SettingSpec } from './schema-types.js';
 
@@ -18,7 +19,11 @@ export interface ValidateOptions {
   fromText?: boolean;
 }
 
-const KEY_ENTRIES: NameEntry[] = SETTING_KEYS.map((key) => ({ key, canonical: key }));
+// our names, and what CuraEngine and PrusaSlicer call them (for suggestions only)
+const KEY_ENTRIES: NameEntry[] = [
+  ...SETTING_KEYS.map((key) => ({ key, canonical: key })),
+  ...PEER_SETTING_NAMES.map(([key, canonical]) => ({ key, canonical })),
+];
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
 // Control characters other than tab, newline and carriage return (allowed in G-code templates only).
