@@ -33,6 +33,11 @@ describe('operations endpoints', () => {
     assert.match(m.text, /^stratum_uploads_total\{type="EXTRA"\} 1$/m);
     assert.match(m.text, /^# TYPE stratum_slice_duration_seconds histogram$/m);
     assert.match(m.text, /^stratum_http_requests_total\{method="POST",route="\/v1\/upload\/:fileType\/:fileName",status="200"\} 1$/m);
+    // requests fastify refuses before routing (an over-long or undecodable path) are counted too
+    assert.equal((await call(t.url, `/v1/stl/tasks/${'a'.repeat(1001)}`, { key: t.key })).status, 400);
+    assert.equal((await call(t.url, '/v1/ws/tasks/%zz', { key: t.key })).status, 400);
+    const after = await call(t.url, '/metrics');
+    assert.match(after.text, /^stratum_http_requests_total\{method="GET",route="unmatched",status="400"\} 2$/m);
   });
 
   test('/openapi.json is OpenAPI 3.1 built from the route schemas', async () => {

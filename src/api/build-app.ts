@@ -3,7 +3,7 @@
 // operations endpoints, OAuth2, and each interface version under its own prefix.
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ENGINE_VERSION } from '../engine/version.js';
@@ -40,7 +40,7 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: true } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // longer parameters and undecodable paths: the interface's error bodies, not fastify's
-    frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH),
+    frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH, (req, status) => countRequest(req, status, 'unmatched', 0)),
   });
 
   const streams = new Set<ServerResponse>();
@@ -50,19 +50,20 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   });
   // rendered metric labels per (method, route, status): label rendering stays off the hot path
   const labelCache = new Map<string, [string, string]>();
-  app.addHook('onResponse', async (req, reply) => {
-    const route = req.routeOptions.url ?? 'unmatched';
-    const seconds = reply.elapsedTime / 1000;
-    const cacheKey = `${req.method} ${reply.statusCode} ${route}`;
+  function countRequest(req: FastifyRequest, status: number, route: string, seconds: number): void {
+    const cacheKey = `${req.method} ${status} ${route}`;
     let keys = labelCache.get(cacheKey);
     if (!keys) {
-      keys = [labelKey({ method: req.method, route, status: String(reply.statusCode) }), labelKey({ route })];
+      keys = [labelKey({ method: req.method, route, status: String(status) }), labelKey({ route })];
       if (labelCache.size < 1000) labelCache.set(cacheKey, keys);
     }
     core.metrics.httpRequests.incKey(keys[0]);
     core.metrics.httpDuration.observeKey(keys[1], seconds);
-    const level = reply.statusCode >= 500 ? 'error' : 'info';
-    req.log[level]({ method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+    const level = status >= 500 ? 'error' : 'info';
+    req.log[level]({ method: req.method, url: req.url.split('?')[0]!.slice(0, 200), status, ms: Math.round(seconds * 1000) }, 'request');
+  }
+  app.addHook('onResponse', async (req, reply) => {
+    countRequest(req, reply.statusCode, req.routeOptions.url ?? 'unmatched', reply.elapsedTime / 1000);
   });
   // open event streams end before the server waits for its connections to close
   app.addHook('preClose', async () => {
