@@ -177,6 +177,30 @@ test('3MF errors: no model part, missing object, bad index, damaged archive', ()
   badModel(() => parseModel(scrambled, 'x.3mf'), /3MF|corrupt|finite|object|vertex|triangles/);
 });
 
+test('3MF zip bombs are refused before they are inflated whole, whatever size the archive declares', () => {
+  // 80 MiB of XML whitespace packs to ~80 KiB: past 64 MiB an entry may not grow over 64× its packed size
+  const filler = new Uint8Array(80 << 20).fill(0x20);
+  const head = new TextEncoder().encode(model3mf('millimeter', meshObject(1, cube), '<item objectid="1"/>'));
+  const body = new Uint8Array(head.length + filler.length);
+  body.set(head);
+  body.set(filler, head.length);
+  const bomb = zip({ '3D/3dmodel.model': body });
+  badModel(() => parseModel(bomb, 'bomb.3mf'), /'3D\/3dmodel.model' inflates to more than 64 MiB from 0\.\d\d MiB: refused as a likely zip bomb/);
+  // the same archive declaring a small size in both headers: inflating stops at the limit
+  const lying = bomb.slice();
+  const view = new DataView(lying.buffer);
+  view.setUint32(22, 1000, true);
+  const central = lying.length - 22 - (46 + '3D/3dmodel.model'.length);
+  assert.equal(view.getUint32(central, true), 0x02014b50);
+  view.setUint32(central + 24, 1000, true);
+  badModel(() => parseModel(lying, 'bomb.3mf'), /refused as a likely zip bomb/);
+  // below 64 MiB any ratio is taken: the same model with 8 MiB of whitespace reads
+  const xml = new TextDecoder().decode(head);
+  const cut = xml.indexOf('<model');
+  const spaced = new TextEncoder().encode(xml.slice(0, cut) + ' '.repeat(8 << 20) + xml.slice(cut));
+  assert.equal(parseModel(zip({ '3D/3dmodel.model': spaced }), 'spaced.3mf').mesh.indices.length, 36);
+});
+
 test('hostile input: random bytes, truncations and huge counts never crash or hang', () => {
   const objText = 'v 0 0 0\nv 10 0 0\nv 0 10 0\nv 0 0 10\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n';
   const samples: Uint8Array[] = [

@@ -20,6 +20,18 @@ const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 /** No 3MF part a slicer can handle is larger; beyond this an entry is refused (zip bombs). */
 const MAX_ENTRY_BYTES = 1 << 30;
+/**
+ * Nor may an entry inflate to more than this many times its compressed size, once past
+ * RATIO_FREE_BYTES: a 3MF's model XML packs 4–10× (3DBenchy's 5.5×), while deflate reaches ~1000×
+ * on filler. Without it a 0.9 MiB file of XML whitespace took 6 s and 1.9 GiB to refuse.
+ */
+const MAX_RATIO = 64;
+const RATIO_FREE_BYTES = 64 << 20;
+
+/** The most an entry of this compressed size may inflate to. */
+function inflateLimit(compressedSize: number): number {
+  return Math.min(MAX_ENTRY_BYTES, Math.max(RATIO_FREE_BYTES, compressedSize * MAX_RATIO));
+}
 
 export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 3 && bytes[3] === 4;
@@ -120,14 +132,26 @@ export class ZipArchive {
     const data = this.bytes.subarray(start, end);
     if (entry.method === 0) return data;
     if (entry.method !== 8) throw badModel(`3MF/zip entry '${entry.name}' uses an unsupported compression method (${entry.method})`);
-    if (entry.uncompressedSize > MAX_ENTRY_BYTES) throw badModel(`3MF/zip entry '${entry.name}' is too large (${entry.uncompressedSize} bytes)`);
+    const limit = inflateLimit(data.length);
+    const tooLarge = () =>
+      badModel(
+        `3MF/zip entry '${entry.name}' inflates to more than ${mib(limit)} from ${mib(data.length)}: refused as a likely zip bomb` +
+          ` (an entry may grow to ${mib(RATIO_FREE_BYTES)} or ${MAX_RATIO}× its packed size, at most ${mib(MAX_ENTRY_BYTES)})`,
+      );
+    if (entry.uncompressedSize > limit) throw tooLarge();
     try {
-      const out = inflateRawSync(data, { maxOutputLength: MAX_ENTRY_BYTES });
+      const out = inflateRawSync(data, { maxOutputLength: limit });
       return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
     } catch (err) {
+      // the declared size can lie: zlib stops at the limit
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
       throw corrupt(`'${entry.name}' does not decompress (${(err as Error).message})`);
     }
   }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0)} MiB`;
 }
 
 function normalise(path: string): string {
