@@ -24,6 +24,7 @@ import { printReport, printTurnaround } from './report.js';
 import { checkEstimate } from './estimate-check.js';
 import type { EstimateCheck } from './estimate-check.js';
 import { measureFloor } from './floor.js';
+import { measureBatch, type BatchFigures } from './batch.js';
 import { measureTurnaround, type TurnaroundFigures } from './turnaround.js';
 
 export type SlicerName = 'stratum' | 'cura' | 'prusa';
@@ -140,6 +141,8 @@ async function main(): Promise<number> {
   );
 
   const results: ModelResult[] = [];
+  /** STL models every slicer did in under SMALL_MODEL_S on the first round */
+  const smallModels: string[] = [];
   for (const file of files) {
     const modelPath = join(modelsDir, file);
     const base = basename(file, extname(file));
@@ -165,6 +168,7 @@ async function main(): Promise<number> {
         measured[s].push(m);
       }
     }
+    if (isStl && slicers.every((s) => measured[s][0]?.ok && measured[s][0]!.wallS < SMALL_MODEL_S)) smallModels.push(modelPath);
     const result: ModelResult = { model: file, tris: await countTriangles(modelPath), slicers: {}, ratio: null, quality: null, missedBars: [] };
     for (const s of slicers) {
       const figures =
@@ -210,6 +214,13 @@ async function main(): Promise<number> {
     }
   }
 
+  // the small models again, all in one process (slice-batch.ts)
+  let batch: BatchFigures | undefined;
+  if (smallModels.length >= 2) {
+    process.stderr.write(`bench: ${smallModels.length} small models in one stratum slice process…\n`);
+    batch = await measureBatch(stratumBin, smallModels, results, Math.max(runs, SMALL_MODEL_RUNS), outDir);
+  }
+
   // after every whole-process measurement, so the running service competes with none of them
   let turnaround: TurnaroundFigures | undefined;
   if (!values['no-service']) {
@@ -218,7 +229,7 @@ async function main(): Promise<number> {
   }
 
   const runsLabel = SMALL_MODEL_RUNS > runs ? `${runs}; ${SMALL_MODEL_RUNS} for models every slicer does in under ${SMALL_MODEL_S} s` : String(runs);
-  printReport(results, runsLabel, floor);
+  printReport(results, runsLabel, floor, batch);
   if (turnaround) printTurnaround(results, turnaround, runs);
   const jsonDir = join(root, 'bench', 'out');
   mkdirSync(jsonDir, { recursive: true });
@@ -229,6 +240,7 @@ async function main(): Promise<number> {
     peakRss: peakRssMethod(),
     peers,
     floor,
+    batch,
     turnaround,
     outputs: outDir,
     results,

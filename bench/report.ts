@@ -3,13 +3,14 @@ import { formatDuration, formatTable } from '../src/cli/format.js';
 import type { ModelResult, SlicerName } from './engine-bench.js';
 import { formatDeviation } from './estimate-check.js';
 import type { FloorFigures } from './floor.js';
+import { printBatch, type BatchFigures } from './batch.js';
 import type { TurnaroundFigures } from './turnaround.js';
 
 const dash = '-';
 const num = (v: number | null | undefined, d: number) => (v == null ? dash : v.toFixed(d));
 const q = (v: unknown) => (typeof v === 'number' ? String(v) : dash);
 
-export function printReport(results: ModelResult[], runs: number | string, floor?: FloorFigures): void {
+export function printReport(results: ModelResult[], runs: number | string, floor?: FloorFigures, batch?: BatchFigures): void {
   const out = process.stdout;
   const s = (r: ModelResult, name: SlicerName) => r.slicers[name];
   const wall = (r: ModelResult, name: SlicerName) => {
@@ -37,6 +38,7 @@ export function printReport(results: ModelResult[], runs: number | string, floor
   );
   out.write('ratio = stratum / faster peer (OBJ/3MF rows: against the peers on the STL of the same name when it prints the same layers); RSS in MiB\n');
   if (floor) printFloor(floor);
+  if (batch) printBatch(batch);
 
   out.write('\nEstimates: print time (each slicer\'s own; and ours on each peer\'s G-code) and filament\n\n');
   out.write(

@@ -1,11 +1,14 @@
 // The bench's fixed-cost line: the 1 mm cube it slices is a closed 1 mm³ solid, and the floor is
-// measured through real processes.
+// measured through real processes; and its batch line (the small models in one process).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureFloor, tinyCubeStl } from '../bench/floor.js';
+import { measureBatch } from '../bench/batch.js';
+import type { ModelResult } from '../bench/engine-bench.js';
 import { parseModel } from '../src/engine/mesh/index.js';
 
 test('bench floor: the 1 mm cube is 12 outward-facing triangles enclosing 1 mm³', () => {
@@ -59,6 +62,26 @@ test('bench floor: node -e 0 is also timed without NODE_EXTRA_CA_CERTS, only whe
   } finally {
     if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
     else process.env.NODE_EXTRA_CA_CERTS = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bench batch: all small models through one real `stratum slice`, beside the sum of the per-model medians', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stratum-batch-'));
+  try {
+    const a = join(dir, 'a.stl');
+    const b = join(dir, 'b.stl');
+    writeFileSync(a, tinyCubeStl());
+    writeFileSync(b, tinyCubeStl());
+    const bin = join(fileURLToPath(new URL('../..', import.meta.url)), 'bin', 'stratum');
+    const row = (model: string, stratum: number, cura: number | null): ModelResult =>
+      ({ model, slicers: { stratum: { wallS: stratum }, ...(cura === null ? {} : { cura: { wallS: cura } }) } }) as unknown as ModelResult;
+    const figures = await measureBatch(bin, [a, b], [row('a.stl', 0.5, 0.2), row('b.stl', 0.25, 0.1)], 2, dir);
+    assert.deepEqual(figures.models, ['a.stl', 'b.stl']);
+    assert.ok(figures.stratumS !== null && figures.stratumS > 0, 'the batch ran');
+    assert.deepEqual(readdirSync(join(dir, 'batch')).sort(), ['a.gcode', 'b.gcode']);
+    assert.deepEqual(figures.perProcessS, { stratum: 0.75, cura: 0.3, prusa: null });
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

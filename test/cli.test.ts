@@ -189,6 +189,48 @@ test('an output that is the input file (same path, a link or a hard link) is ref
   assert.deepEqual(readFileSync(model), original);
 });
 
+test('several models slice into a directory, each as it would alone; one that fails does not stop the others', () => {
+  const dir = join(work, 'batch');
+  const holes = join(models, 'holes_thin_wall.stl');
+  const broken = join(work, 'broken.stl');
+  writeFileSync(broken, 'solid x\n  facet normal 0 0 1\n');
+  const r = stratum('slice', cube, broken, holes, '-o', dir, '--set', 'infillDensity=15');
+  assert.equal(r.code, 1, r.stderr);
+  assert.deepEqual(readdirSync(dir).sort(), ['holes_thin_wall.gcode', 'xyz_calibration_cube.gcode']);
+  const err = lines(r.stderr);
+  assert.match(err[0]!, /^.*batch\/xyz_calibration_cube\.gcode: 100 layers, print time/);
+  assert.match(err[1]!, /^stratum slice: error: .*broken\.stl: ASCII STL without any facets$/);
+  assert.match(err[2]!, /^.*batch\/holes_thin_wall\.gcode: \d+ layers/);
+  assert.match(err[3]!, /^2 of 3 models sliced into .*batch in \d+\.\d\d s; 1 failed$/);
+  // byte for byte what a process of its own writes
+  for (const model of [cube, holes]) {
+    const name = model.split('/').pop()!.replace('.stl', '.gcode');
+    const alone = join(work, `alone-${name}`);
+    assert.equal(stratum('slice', model, '-o', alone, '--quiet', '--set', 'infillDensity=15').code, 0);
+    assert.deepEqual(readFileSync(join(dir, name)), readFileSync(alone), name);
+  }
+  // --json: one record per model, failures with their message
+  const json = stratum('slice', cube, broken, '-o', join(work, 'batch-json'), '--json', '--format', 'fcode');
+  assert.equal(json.code, 1);
+  const records = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+  assert.equal(records.length, 2);
+  assert.equal(records[0]!.format, 'FCODE');
+  assert.match(String(records[0]!.output), /batch-json\/xyz_calibration_cube\.fcode$/);
+  assert.equal(records[0]!.layerCount, 100);
+  assert.equal(records[1]!.error, 'ASCII STL without any facets');
+  // refused before any work: two models that would share an output; -o naming a file
+  const twin = join(work, 'twin');
+  mkdirSync(twin, { recursive: true });
+  writeFileSync(join(twin, 'xyz_calibration_cube.stl'), readFileSync(cube));
+  const clash = stratum('slice', cube, join(twin, 'xyz_calibration_cube.stl'), '-o', join(work, 'clash'));
+  assert.equal(clash.code, 1);
+  assert.match(clash.stderr, /would both be written to .*clash\/xyz_calibration_cube\.gcode/);
+  assert.equal(existsSync(join(work, 'clash')), false);
+  const onFile = stratum('slice', cube, holes, '-o', join(dir, 'holes_thin_wall.gcode'));
+  assert.equal(onFile.code, 1);
+  assert.match(onFile.stderr, /with several models -o names a directory, and this is a file/);
+});
+
 test('inputs are read up to 512 MiB: a larger file fails at once, an endless device after the limit', async () => {
   // a sparse file: its size says 600 MiB, its blocks hold nothing
   const big = join(work, 'huge.stl');

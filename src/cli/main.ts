@@ -15,6 +15,7 @@ commands:
   worker                     a slicing worker of the distributed mode (serve --role worker)
   keys create|list|revoke    manage API keys of the embedded store
   slice MODEL -o OUT         slice a model (STL, OBJ, 3MF) into G-code or FCode
+                             [MODEL MODEL… -o DIR]: several in one process
   fcode decode|encode|info FILE [-o OUT]
                              FCode files: back to G-code, from G-code, header as JSON
   preview GCODE --layer N -o PNG

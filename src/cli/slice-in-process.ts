@@ -25,7 +25,7 @@ export async function sliceInProcess(
   const parsed = parseHandedBytes(input, name);
   // before the geometry library's WASM is compiled: a small slice runs it unoptimised (wasm-tier.ts);
   // with layer threads (large files) the flag would reach them too, and they want the optimised code
-  if (!opts.executor) chooseWasmTier(parsed.mesh, settings.layerHeight);
+  if (!opts.executor && !opts.keepWasmTier) chooseWasmTier(parsed.mesh, settings.layerHeight);
   await initGeometry();
   const result = await slice([{ name, mesh: parsed.mesh }], settings, opts).catch((err: unknown) => {
     throw withReadWarnings(err, parsed.warnings);

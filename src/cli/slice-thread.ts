@@ -29,6 +29,11 @@ export interface SliceOpts {
   signal?: AbortSignal;
   /** spreads layer batches over threads (in-process slicing only) */
   executor?: LayerExecutor;
+  /**
+   * leave the WASM tier at V8's default instead of choosing it from this model (wasm-tier.ts): a
+   * batch of models shares the one compilation, and the optimised code pays off over several
+   */
+  keepWasmTier?: boolean;
 }
 
 export interface ThreadResult extends SliceResult {

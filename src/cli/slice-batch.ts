@@ -1,0 +1,83 @@
+// `stratum slice A.stl B.stl … -o DIR`: several models sliced one after the other in this process,
+// each into DIR/<name>.gcode (or .fcode). The second and later slices run code V8 has already
+// compiled, which is most of a small model's time in a process of its own (docs/architecture.md).
+// One model that fails is reported and the others go on; the exit code is then 1. WASM keeps V8's
+// default tiers (a small batch of five shared models: the same time as Liftoff only; with 3DBenchy
+// and broken_extra_surface added, ~5 % faster).
+import { mkdir } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, describeError, fsErrorMessage } from './errors.js';
+import { fixed } from './format.js';
+import { createProgressBar } from './progress-bar.js';
+import { sigintAbort } from './sigint.js';
+import { checkOutput, jsonReport, settingsOf, sliceToFile, summaryLine, type SliceArgs } from './slice-command.js';
+
+/** DIR/<model name without its extension>.<gcode|fcode> for each model; refuses two the same. */
+export function batchOutputs(models: string[], dir: string, format: 'GCODE' | 'FCODE'): string[] {
+  const ext = format === 'FCODE' ? '.fcode' : '.gcode';
+  const byOutput = new Map<string, string>();
+  return models.map((model) => {
+    const name = basename(model);
+    const stem = name.slice(0, name.length - extname(name).length) || name;
+    const output = join(dir, stem + ext);
+    const key = output.toLowerCase(); // case-insensitive file systems would merge them too
+    const earlier = byOutput.get(key);
+    if (earlier !== undefined) throw new CliError(`${earlier} and ${model} would both be written to ${output}; slice them into different directories`);
+    byOutput.set(key, model);
+    return output;
+  });
+}
+
+async function outputDirectory(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new CliError(`cannot write to ${dir}: with several models -o names a directory, and this is a file`);
+    throw new CliError(fsErrorMessage('create', dir, err));
+  }
+}
+
+export async function runBatch(args: SliceArgs): Promise<number> {
+  const started = performance.now();
+  const { settings, warnings: settingWarnings } = settingsOf(args);
+  const outputs = batchOutputs(args.models, args.output, settings.outputFormat);
+  await outputDirectory(resolve(args.output));
+  for (const w of settingWarnings) process.stderr.write(`warning: ${w}\n`);
+
+  const interrupt = sigintAbort();
+  const records: Record<string, unknown>[] = [];
+  let done = 0;
+  try {
+    for (let i = 0; i < args.models.length; i++) {
+      const model = args.models[i]!;
+      const output = outputs[i]!;
+      const bar = args.quiet ? createProgressBar(null, false) : createProgressBar(process.stderr, process.stderr.isTTY === true);
+      try {
+        await checkOutput(output, model);
+        const report = await sliceToFile(model, output, settings, bar, interrupt.signal, true);
+        if (!report) return EXIT_INTERRUPTED;
+        done++;
+        for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);
+        if (args.json) records.push(jsonReport(report, settingWarnings));
+        else if (!args.quiet) process.stderr.write(summaryLine(report, report.seconds));
+      } catch (err) {
+        if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
+        // the same words as a single model's error, with the model in front: the others go on
+        if (process.env.STRATUM_DEBUG === '1') console.error(err);
+        const message = describeError(err);
+        process.stderr.write(`stratum slice: error: ${model}: ${message}\n`);
+        if (args.json) records.push({ model, output, error: message });
+      }
+    }
+  } finally {
+    interrupt.dispose();
+    if (args.json && records.length > 0) process.stdout.write(JSON.stringify(records, null, 2) + '\n');
+  }
+  const failed = args.models.length - done;
+  if (!args.quiet && !args.json) {
+    const seconds = (performance.now() - started) / 1000;
+    process.stderr.write(`${done} of ${args.models.length} models sliced into ${args.output} in ${fixed(seconds, 2)} s${failed ? `; ${failed} failed` : ''}\n`);
+  }
+  return failed > 0 ? EXIT_FAILURE : EXIT_OK;
+}
