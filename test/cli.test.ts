@@ -229,6 +229,19 @@ test('several models slice into a directory, each as it would alone; one that fa
   const onFile = stratum('slice', cube, holes, '-o', join(dir, 'holes_thin_wall.gcode'));
   assert.equal(onFile.code, 1);
   assert.match(onFile.stderr, /with several models -o names a directory, and this is a file/);
+  const underFile = stratum('slice', cube, holes, '-o', join(dir, 'holes_thin_wall.gcode', 'more'));
+  assert.equal(underFile.code, 1);
+  assert.match(underFile.stderr, /^stratum slice: error: cannot create .*more: .*holes_thin_wall\.gcode is a file, not a directory$/m);
+});
+
+test('serve with a data directory it cannot make fails at once, naming the setting', () => {
+  const file = join(work, 'a-file');
+  writeFileSync(file, 'x');
+  for (const dataDir of [join(file, 'data'), ...(existsSync('/proc/self') ? ['/proc/stratum-nope/data'] : [])]) {
+    const r = stratumWith({ STRATUM_DATA_DIR: dataDir }, 'serve', '--port', '0');
+    assert.equal(r.code, 1, `${dataDir}: ${r.stderr}`);
+    assert.match(r.stderr, /^stratum serve: error: cannot use the data directory .* \(STRATUM_DATA_DIR, --data-dir\): (ENOTDIR|ENOENT)/m);
+  }
 });
 
 test('inputs are read up to 512 MiB: a larger file fails at once, an endless device after the limit', async () => {

@@ -4,12 +4,12 @@
 // One model that fails is reported and the others go on; the exit code is then 1. WASM keeps V8's
 // default tiers (a small batch of five shared models: the same time as Liftoff only; with 3DBenchy
 // and broken_extra_surface added, ~5 % faster).
-import { mkdir } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, describeError, fsErrorMessage } from './errors.js';
 import { fixed } from './format.js';
 import { createProgressBar } from './progress-bar.js';
 import { sigintAbort } from './sigint.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { checkOutput, jsonReport, settingsOf, sliceToFile, summaryLine, type SliceArgs } from './slice-command.js';
 
 /** DIR/<model name without its extension>.<gcode|fcode> for each model; refuses two the same. */
@@ -28,13 +28,18 @@ export function batchOutputs(models: string[], dir: string, format: 'GCODE' | 'F
   });
 }
 
-async function outputDirectory(dir: string): Promise<void> {
+/** Makes DIR (and what is missing above it); `shown` is how the user wrote it. */
+async function outputDirectory(shown: string): Promise<void> {
+  const dir = resolve(shown);
   try {
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') throw new CliError(`cannot write to ${dir}: with several models -o names a directory, and this is a file`);
-    throw new CliError(fsErrorMessage('create', dir, err));
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ENOTDIR' || e.code === 'EEXIST') {
+      if (!e.path || resolve(e.path) === dir) throw new CliError(`cannot write to ${shown}: with several models -o names a directory, and this is a file`);
+      throw new CliError(`cannot create ${shown}: ${e.path} is a file, not a directory`);
+    }
+    throw new CliError(fsErrorMessage('create', shown, err));
   }
 }
 
@@ -42,7 +47,7 @@ export async function runBatch(args: SliceArgs): Promise<number> {
   const started = performance.now();
   const { settings, warnings: settingWarnings } = settingsOf(args);
   const outputs = batchOutputs(args.models, args.output, settings.outputFormat);
-  await outputDirectory(resolve(args.output));
+  await outputDirectory(args.output);
   for (const w of settingWarnings) process.stderr.write(`warning: ${w}\n`);
 
   const interrupt = sigintAbort();

@@ -20,7 +20,14 @@ export function databasePath(dataDir: string): string {
 }
 
 export function openEmbeddedStores(dataDir: string): EmbeddedStores {
-  const db = openDatabase(databasePath(dataDir));
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(databasePath(dataDir));
+  } catch (err) {
+    // said with the setting to change: the raw error names only the path that failed
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot use the data directory ${dataDir} (STRATUM_DATA_DIR, --data-dir): ${why}`, { cause: err });
+  }
   const metadata = new SqliteMetadataStore(db);
   const blobConfig: BlobStoreConfig = { kind: 'disk', root: join(dataDir, 'blobs') };
   return {

@@ -3,12 +3,13 @@
 // renames it into place, so a blob is either complete or absent. Anything that fails on the way
 // (limit, client gone, disk full) removes the temporary file.
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SyncingFileSink } from './file-sink.js';
+import { makeDirectory } from '../make-directory.js';
 import { BlobNotFoundError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
 
 /** Keys are our own ("files/<guid>"), never user text; still refuse anything that could leave the root. */
@@ -43,7 +44,7 @@ export class DiskBlobStore implements BlobStore {
 
   private async ensureDir(dir: string): Promise<void> {
     if (this.madeDirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
+    await makeDirectory(dir);
     this.madeDirs.add(dir);
   }
 

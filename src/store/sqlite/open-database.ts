@@ -2,14 +2,14 @@
 // for the writer, and synchronous=NORMAL, which in WAL mode loses at most the last commits on a
 // power cut, never consistency.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './schema.js';
+import { makeDirectorySync } from '../make-directory.js';
 
 export type SqliteDatabase = Database.Database;
 
 export function openDatabase(file: string): SqliteDatabase {
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirectorySync(dirname(file));
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
