@@ -426,6 +426,21 @@ test('preview draws a layer as a PNG of the asked size with the outer wall in it
 
 // ── pieces ──────────────────────────────────────────────────────────────────────────────────
 
+test('preview refuses a layer whose coordinates no printer could reach, instead of drawing nothing', () => {
+  for (const [name, text] of [
+    ['huge.gcode', ';LAYER:0\nG1 X1e308 Y5 E1\nG1 X-1e308 Y1e308 E2\n'],
+    ['infinite.gcode', ';LAYER:0\nG1 X1 Y1 E1\nG1 XInfinity Y1 E2\n'],
+    ['far.gcode', ';LAYER:0\nG1 X0 Y0 E1\nG1 X20000 Y0 E2\n'],
+  ]) {
+    const file = join(work, name);
+    writeFileSync(file, text);
+    const r = stratum('preview', file, '--layer', '0', '-o', join(work, `${name}.png`));
+    assert.equal(r.code, 1, `${name}: ${r.stderr}`);
+    assert.match(r.stderr, /^stratum preview: error: layer 0 spans (an endless distance|2\.00e\+4 mm), more than any printer's 10 m: its coordinates are out of range$/m, name);
+    assert.equal(existsSync(join(work, `${name}.png`)), false);
+  }
+});
+
 test('--set values are typed from their text; --support maps n/e/b', () => {
   assert.deepEqual(parseSetArgs(['infillDensity=15', 'monotonicSkin=false', 'infillPattern=gyroid', 'zHop=.4', 'startGcode="G28\\nG29"', 'machineName=My = printer']), {
     infillDensity: 15,

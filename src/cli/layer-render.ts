@@ -43,12 +43,19 @@ export function layerBounds(layer: LayerMoves, lineWidth: number): [number, numb
   return [minX - h, minY - h, maxX + h, maxY + h];
 }
 
+/** Larger layers than this (mm, 10 m) are no printer's: the G-code's coordinates are broken. */
+const MAX_SPAN_MM = 10_000;
+
 export function renderLayer(layer: LayerMoves, opts: RenderOptions): Rendered {
   const view = opts.view ?? layerBounds(layer, opts.lineWidth);
   if (!view) throw new Error(`layer ${layer.number} has no moves to draw`);
   const size = opts.size;
   const [minX, minY, maxX, maxY] = view;
   const span = Math.max(maxX - minX, maxY - minY, 1e-3);
+  // 1e308 or Infinity in a G1 word would scale the picture to nothing: say so instead
+  if (!(span <= MAX_SPAN_MM)) {
+    throw new Error(`layer ${layer.number} spans ${Number.isFinite(span) ? `${span.toPrecision(3)} mm` : 'an endless distance'}, more than any printer's ${MAX_SPAN_MM / 1000} m: its coordinates are out of range`);
+  }
   const scale = (size * (1 - 2 * MARGIN)) / span;
   // Centre the view in the square; image y grows downwards, printer Y upwards.
   const offX = size / 2 - ((minX + maxX) / 2) * scale;
