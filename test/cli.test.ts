@@ -65,6 +65,8 @@ test('slice usage errors exit 2 without a stack trace', () => {
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
     assert.match(r.stderr, /--help/);
+    // the message as written, not the error's class name
+    assert.match(r.stderr, /^stratum slice: (?!UsageError|TypeError)/);
   }
   assert.equal(existsSync(join(work, 'x.gcode')), false);
 });
