@@ -57,7 +57,9 @@ export async function runBatch(args: SliceArgs): Promise<number> {
     for (let i = 0; i < args.models.length; i++) {
       const model = args.models[i]!;
       const output = outputs[i]!;
-      const bar = args.quiet ? createProgressBar(null, false) : createProgressBar(process.stderr, process.stderr.isTTY === true);
+      const terminal = args.quiet ? createProgressBar(null, false) : createProgressBar(process.stderr, process.stderr.isTTY === true);
+      // the bar's label says which model of how many: "3/6 layers"
+      const bar = { update: (f: number, stage: string) => terminal.update(f, `${i + 1}/${args.models.length} ${stage}`), done: () => terminal.done() };
       try {
         await checkOutput(output, model);
         const report = await sliceToFile(model, output, settings, bar, interrupt.signal, true);
