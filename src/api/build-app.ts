@@ -3,7 +3,7 @@
 // operations endpoints, OAuth2, and each interface version under its own prefix.
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ENGINE_VERSION } from '../engine/version.js';
@@ -40,7 +40,7 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: true } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // longer parameters and undecodable paths: the interface's error bodies, not fastify's
-    frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH, (req, status) => countRequest(req, status, 'unmatched', 0)),
+    frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH, (req, reply) => countRequest(req, reply, 'unmatched')),
   });
 
   const streams = new Set<ServerResponse>();
@@ -50,7 +50,9 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   });
   // rendered metric labels per (method, route, status): label rendering stays off the hot path
   const labelCache = new Map<string, [string, string]>();
-  function countRequest(req: FastifyRequest, status: number, route: string, seconds: number): void {
+  function countRequest(req: FastifyRequest, reply: FastifyReply, route: string): void {
+    const status = reply.statusCode;
+    const seconds = reply.elapsedTime / 1000;
     const cacheKey = `${req.method} ${status} ${route}`;
     let keys = labelCache.get(cacheKey);
     if (!keys) {
@@ -63,7 +65,7 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     req.log[level]({ method: req.method, url: req.url.split('?')[0]!.slice(0, 200), status, ms: Math.round(seconds * 1000) }, 'request');
   }
   app.addHook('onResponse', async (req, reply) => {
-    countRequest(req, reply.statusCode, req.routeOptions.url ?? 'unmatched', reply.elapsedTime / 1000);
+    countRequest(req, reply, req.routeOptions.url ?? 'unmatched');
   });
   // open event streams end before the server waits for its connections to close
   app.addHook('preClose', async () => {

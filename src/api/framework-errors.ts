@@ -27,7 +27,7 @@ function refusal(err: FastifyError, path: string, maxParamLength: number): ApiEr
  * The `frameworkErrors` option of the server. Route hooks (the server's onResponse log line and
  * request metrics among them) do not run for these requests: `answered` is called instead.
  */
-export function frameworkErrorHandler(maxParamLength: number, answered: (req: FastifyRequest, status: number) => void = () => {}) {
+export function frameworkErrorHandler(maxParamLength: number, answered: (req: FastifyRequest, reply: FastifyReply) => void) {
   return function handleFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
     const path = req.url.split('?')[0]!;
     const apiErr = refusal(err, path, maxParamLength);
@@ -36,6 +36,6 @@ export function frameworkErrorHandler(maxParamLength: number, answered: (req: Fa
     const legacy = LEGACY.exec(path);
     reply.header('x-request-id', req.id);
     void reply.code(apiErr.httpStatus).send(legacy ? legacyErrorBody(`0.${legacy[1]}`, apiErr) : errorBody(apiErr));
-    answered(req, apiErr.httpStatus);
+    answered(req, reply);
   };
 }

@@ -10,6 +10,7 @@ import { fixed } from './format.js';
 import { createProgressBar } from './progress-bar.js';
 import { sigintAbort } from './sigint.js';
 import { makeDirectory } from '../store/make-directory.js';
+import { reportFailure } from './report-error.js';
 import { checkOutput, jsonReport, settingsOf, sliceToFile, summaryLine, type SliceArgs } from './slice-command.js';
 
 /** DIR/<model name without its extension>.<gcode|fcode> for each model; refuses two the same. */
@@ -71,10 +72,8 @@ export async function runBatch(args: SliceArgs): Promise<number> {
       } catch (err) {
         if (interrupt.signal.aborted) return EXIT_INTERRUPTED;
         // the same words as a single model's error, with the model in front: the others go on
-        if (process.env.STRATUM_DEBUG === '1') console.error(err);
-        const message = describeError(err);
-        process.stderr.write(`stratum slice: error: ${model}: ${message}\n`);
-        if (args.json) records.push({ model, output, error: message });
+        reportFailure('slice', err, model);
+        if (args.json) records.push({ model, output, error: describeError(err) });
       }
     }
   } finally {
