@@ -1,22 +1,20 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --interrupt-budget=500000 --heap-growing-percent=60
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=60
 // A 2 MiB young generation (V8's default is 16) keeps peak memory about 30 MiB lower on a slice at
 // no measurable cost in time: a slice's garbage is mostly short-lived small arrays.
-// A larger interrupt budget (7.4× V8 11.3's 67584) makes V8 wait longer before optimising a
-// function: a small model's slice spent ~40 % of its CPU in the optimising compiler on code that
-// then hardly ran. 200000 took CPU 5–15 % down on the small models; 500000 (with the slice bundle's
-// code cache) another 9–18 %, and 12 % on the bunny, 3DBenchy's wall time unchanged; 1000000 was
-// slower again (7 alternated runs each).
 // A fixed old-generation growth of 1.6× (V8 picks up to 4× when collection is cheap) keeps the peak
 // from depending on whether a major collection happens to come before the G-code is written: peak
 // RSS of 3DBenchy, broken_extra_surface and the bunny went from two modes (e.g. 89–94 or 105–113 MiB
 // on extra_surface) to the lower one, for a few % of CPU at most (--optimize-for-size: ~6 MiB less
 // again but +13–18 % CPU).
+// Only flags every supported Node knows stand on that line; the ones V8 renames between versions
+// (when to optimise a function) are set by bin/v8-flags.js, first thing below.
 // Thin launcher: the CLI is compiled from src/cli by `npm ci` (prepare) or `npm run build`.
 // `stratum slice` runs from the slice bundle (one file and a V8 code cache, made by the build:
 // scripts/build-slice-bundle.mjs), which starts a small model's slice faster than ~130 separate
 // modules; without a usable bundle (or with STRATUM_SLICE_BUNDLE=0) it runs from the modules.
 // This file is CommonJS (bin/package.json says so), as are the bundle and its loader: a slice then
 // never starts Node's ES module loader, which took ~10 ms of a small model's whole-process time.
+require('./v8-flags.js').applyVersionFlags();
 const notBuilt = (err) => err && (err.code === 'ERR_MODULE_NOT_FOUND' || err.code === 'MODULE_NOT_FOUND');
 const fail = (err) => {
   if (notBuilt(err)) {

@@ -80,7 +80,8 @@ const inputs = Object.keys(metafile.inputs).map((rel) => {
 });
 writeFileSync(new URL('slice.inputs.json', outDir), JSON.stringify(inputs) + '\n');
 
-// The cache must be made under the launcher's V8 flags: V8 rejects a cache made with other flags.
+// The cache must be made under the launcher's V8 flags: V8 rejects a cache made with other flags. The
+// shebang's go on the command line; the warm-up sets bin/v8-flags.js's itself, as the launcher does.
 const shebang = readFileSync(new URL('../bin/stratum.js', import.meta.url), 'utf8').split('\n', 1)[0];
 const flags = shebang.split(/\s+/).filter((a) => a.startsWith('--'));
 const warm = spawnSync(process.execPath, [...flags, fileURLToPath(new URL('warm-slice-cache.mjs', import.meta.url)), JSON.stringify(flags)], {

@@ -1,12 +1,16 @@
-// Run by build-slice-bundle.mjs under the launcher's V8 flags: loads the fresh slice bundle, slices
-// a small generated model through it (so the functions a slice runs are compiled: V8 compiles a
-// function only when it first runs), and saves the V8 code cache of the bundle with its meta record.
+// Run by build-slice-bundle.mjs under the launcher's V8 flags (the shebang's; it sets bin/v8-flags.js's
+// itself): loads the fresh slice bundle, slices a small generated model through it (so the functions a
+// slice runs are compiled: V8 compiles a function only when it first runs), and saves the V8 code cache
+// of the bundle with its meta record.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// the launcher's flags that depend on the V8 version, set as bin/stratum.js sets them, before any bundle code is compiled
+const versionFlags = createRequire(import.meta.url)('../bin/v8-flags.js').applyVersionFlags();
 const { BUNDLE_DIR, bundleFiles, describeCache, loadSliceBundle } = await import('../dist/src/cli/bundle-loader.cjs');
-const flags = JSON.parse(process.argv[2] ?? '[]');
+const flags = [...JSON.parse(process.argv[2] ?? '[]'), ...versionFlags];
 
 /** Binary STL of axis-aligned boxes (each a closed shell; overlapping shells are united by the slicer). */
 function boxesStl(boxes) {

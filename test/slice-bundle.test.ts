@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { BUNDLE_DIR, bundleFiles, loadSliceBundle } from '../src/cli/bundle-loader.cjs';
 import type { BundleInput, BundleMeta } from '../src/cli/bundle-loader.cjs';
 import { binaryStl, box, merge, soup, squareTube } from './mesh-fixtures.js';
@@ -23,8 +24,10 @@ after(() => rmSync(work, { recursive: true, force: true }));
 const model = join(work, 'tube.stl');
 writeFileSync(model, binaryStl(soup(merge(squareTube(20, 8, 4), box(0, 0, 3.9, 20, 20, 5), box(8, 8, 4.9, 12, 12, 8)))));
 
-/** The launcher's V8 flags, from its shebang line (the code cache is made under them). */
+/** The launcher's V8 flags on its shebang line (the code cache is made under them). */
 const launcherFlags = readFileSync(bin, 'utf8').split('\n', 1)[0].split(/\s+/).filter((a) => a.startsWith('--'));
+/** and those it sets as it starts, which depend on the V8 version (bin/v8-flags.js) */
+const versionFlags = (createRequire(import.meta.url)(join(root, 'bin', 'v8-flags.js')) as { versionFlags: () => string[] }).versionFlags();
 
 function slice(opts: { flags?: string[]; env?: Record<string, string>; launcher?: string; input?: string; out: string }) {
   const args = [...(opts.flags ?? []), opts.launcher ?? bin, 'slice', opts.input ?? model, '-o', opts.out, '--quiet'];
@@ -41,7 +44,7 @@ test('the build made the bundle, its code cache and the meta record', () => {
   for (const f of Object.values(files)) assert.ok(existsSync(f), `${f} is missing: npm run build makes it`);
   const meta = JSON.parse(readFileSync(files.meta, 'utf8')) as BundleMeta;
   assert.equal(meta.v8, process.versions.v8);
-  assert.deepEqual(meta.flags, launcherFlags);
+  assert.deepEqual(meta.flags, [...launcherFlags, ...versionFlags]);
 });
 
 test('the bundled slice writes the same bytes as the plain modules, with the code cache accepted', () => {
