@@ -12,12 +12,15 @@ const { setFlagsFromString } = require('node:v8');
  * the optimising compiler on code that then hardly ran. V8 11 (Node 20) measures the wait in bytecode
  * executed: 500000 is 7.4× its default of 67584 (200000 took CPU 5–15 % down on the small models,
  * 500000 with the slice bundle's code cache another 9–18 % and 12 % on the bunny, 3DBenchy's wall time
- * unchanged; 1000000 was slower again; 7 alternated runs each). V8 12 (Node 22) counts invocations
- * instead, and its own default is kept there (see docs/architecture.md, "Node 22").
+ * unchanged; 1000000 was slower again; 7 alternated runs each). V8 12 (Node 22.23) counts calls
+ * instead: 11100 is 3.7× its default of 3000. Against the default it took the small shared models
+ * 8–18 % faster (calibration cube 0.16 → 0.14 s, tall wedge 0.27 → 0.22 s), 3DBenchy and the bunny
+ * unchanged or faster; 22200 was as fast on the small models but up to 10 % slower on 3DBenchy, 44400
+ * slower everywhere (cache rebuilt under each, 2 rounds of 3–5 alternated runs).
  */
 function versionFlags(v8Version = process.versions.v8) {
   const major = Number(String(v8Version).split('.')[0]);
-  return major >= 12 ? [] : ['--interrupt-budget=500000'];
+  return major >= 12 ? ['--invocation-count-for-turbofan=11100'] : ['--interrupt-budget=500000'];
 }
 
 /** Sets this V8's flags (versionFlags) and gives them back. */
