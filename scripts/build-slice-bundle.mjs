@@ -24,17 +24,13 @@ try {
 
 // A bundled module's import.meta.url becomes the URL its own file has in the package (the bundle
 // lives in dist/bundle/), so workers, the WASM file and package.json are found where they are.
-// import() of a Node built-in (clipper2-wasm's glue loads `module` that way) becomes require():
-// a vm.Script has no loader for import() without an experimental option (the glue declares its
-// own `require`, hence another name).
 const rewriteForCommonJs = {
   name: 'stratum-commonjs',
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, async (args) => {
       const rel = relative(root, args.path).split('\\').join('/');
       const contents = (await readFile(args.path, 'utf8'))
-        .replaceAll('import.meta.url', `__stratumFileUrl(${JSON.stringify(rel)})`)
-        .replace(/\bimport\(("(?:node:)?[a-z_/]+")\)/g, 'Promise.resolve().then(() => __stratumRequire($1))');
+        .replaceAll('import.meta.url', `__stratumFileUrl(${JSON.stringify(rel)})`);
       return { contents, loader: 'js' };
     });
   },
@@ -59,7 +55,6 @@ const { metafile } = await esbuild.build({
   banner: {
     js:
       '(function (exports, require, module, __filename, __dirname) {"use strict";' +
-      'const __stratumRequire = require;' +
       'const __stratumFileUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", "..", rel)).href;',
   },
   footer: { js: '})' },

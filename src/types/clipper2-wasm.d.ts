@@ -1,7 +1,9 @@
 // clipper2-wasm 0.4.0 points its "types" at a file it does not ship; its real declarations are in
-// dist/clipper2z.d.ts. This names the ES module entry and reuses those declarations.
-declare module 'clipper2-wasm/dist/es/clipper2z.js' {
+// dist/clipper2z.d.ts. This names the package's main entry (its CommonJS build, a factory) and reuses
+// those declarations.
+declare module 'clipper2-wasm' {
   import type { MainModule } from 'clipper2-wasm/dist/clipper2z.js';
-  const factory: () => Promise<MainModule>;
+  /** Emscripten's module options: locateFile maps a file the glue loads (the .wasm) to its path. */
+  const factory: (moduleArg?: { locateFile?: (file: string, scriptDirectory: string) => string }) => Promise<MainModule>;
   export default factory;
 }

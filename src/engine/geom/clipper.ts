@@ -5,7 +5,11 @@ import type { Path, Paths } from '../types.js';
 import { signedArea } from './path-math.js';
 import { miterOffsetWithoutUnion } from './miter-offset.js';
 import type * as C2 from 'clipper2-wasm/dist/clipper2z.js';
-import factory from 'clipper2-wasm/dist/es/clipper2z.js';
+import { createRequire } from 'node:module';
+// The package's CommonJS build (its "main"), not its ES build: that one is ES module syntax in a
+// package without "type": "module", which Node before 20.19 and 22.7 refuses to load (SyntaxError:
+// Cannot use 'import.meta' outside a module), and later ones load only after a failed first parse.
+import factory from 'clipper2-wasm';
 
 let M: C2.MainModule | null = null;
 let loading: Promise<void> | null = null;
@@ -14,7 +18,10 @@ let loading: Promise<void> | null = null;
 export function initGeometry(): Promise<void> {
   if (M) return Promise.resolve();
   if (!loading) {
-    loading = factory().then((mod) => {
+    // The .wasm file named explicitly: the glue looks beside its own file, which in the slice bundle
+    // (dist/bundle/slice.cjs) is the bundle's folder. This module's URL is its own file's there too.
+    const wasmFile = createRequire(import.meta.url).resolve('clipper2-wasm/dist/umd/clipper2z.wasm');
+    loading = factory({ locateFile: (file) => (file.endsWith('.wasm') ? wasmFile : file) }).then((mod) => {
       M = mod;
       rawLayout = checkRawLayout();
     });
