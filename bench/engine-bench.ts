@@ -130,8 +130,8 @@ async function main(): Promise<number> {
   const stratumBin = join(root, 'bin', 'stratum');
 
   process.stderr.write(
-    `bench: ${files.length} model(s), ${runs} run(s) each, peers: ${peers.join(', ') || 'none'}, ` +
-      `peak RSS by ${peakRssMethod()}, quality: ${qualityPython ? 'yes' : 'no (needs python3 with shapely)'}\n`,
+    `bench: Node ${process.version} (V8 ${process.versions.v8}), ${files.length} model(s), ${runs} run(s) each, peers: ${peers.join(', ') || 'none'}, ` +
+      `peak RSS by ${peakRssMethod()}, quality: ${qualityPython ? 'yes' : values['no-quality'] ? 'off (--no-quality)' : 'no (needs python3 with shapely)'}\n`,
   );
 
   // the fixed cost of a process (runtime start, each slicer on a 1 mm cube), before the models; as
