@@ -154,16 +154,53 @@ test('rear, shortest and random seams', () => {
   assert.ok(many.size > 1, 'random seams move between layers');
 });
 
-test('a travel inside the comb area does not retract, even when long', () => {
+test('a travel inside the comb area does not retract, even when long (up to combMaxTravel)', () => {
   const isl = squareIsland(0, 0, 30000, {
     infill: [line('FILL', [3000, 5000, 10000, 5000]), line('FILL', [20000, 25000, 27000, 25000])],
   });
-  const { plan } = planLayer(layerOf(2, [isl]), settings({ combing: 'all' }), ['m'], { x: 3000, y: 3000 }, 5);
+  // no length limit here (the next test has it)
+  const { plan } = planLayer(layerOf(2, [isl]), settings({ combing: 'all', combMaxTravel: 0 }), ['m'], { x: 3000, y: 3000 }, 5);
   const t = travels(plan.ops, { x: 3000, y: 3000 });
   const long = t.filter((m) => Math.hypot(m.x1 - m.x0, m.y1 - m.y0) > 5000);
   assert.ok(long.length >= 1);
   assert.ok(long.every((m) => !m.retracted));
   assert.ok(!plan.ops.some((o) => o.op === 'retract'));
+});
+
+test('a travel inside the part longer than combMaxTravel retracts; a combed one keeps its way round', () => {
+  // 80 mm square: two infill lines 60 mm apart, the move between them straight inside the part
+  const far = () =>
+    squareIsland(0, 0, 80000, { infill: [line('FILL', [5000, 10000, 10000, 10000]), line('FILL', [70000, 10000, 75000, 10000])] });
+  const start = { x: 5000, y: 10000 };
+  // the moves over 30 mm: to the walls' seam in a corner, between the far infill lines (60 mm)
+  const longMoves = (s: Partial<SliceSettings>) => {
+    const { plan } = planLayer(layerOf(2, [far()]), settings({ combing: 'all', ...s }), ['m'], start, 5);
+    const long = travels(plan.ops, start).filter((m) => Math.hypot(m.x1 - m.x0, m.y1 - m.y0) > 30000);
+    assert.ok(long.some((m) => m.y0 === 10000 && m.y1 === 10000 && Math.abs(m.x1 - m.x0) === 60000), JSON.stringify(long));
+    return long;
+  };
+  assert.ok(longMoves({}).every((m) => m.retracted), 'the default (30 mm) retracts every longer move');
+  assert.ok(longMoves({ combMaxTravel: 0 }).every((m) => !m.retracted), '0 sets no limit');
+  assert.ok(longMoves({ combMaxTravel: 150 }).every((m) => !m.retracted), 'moves under the limit are not retracted');
+  // round a 10 mm hole with a 5 mm limit: retracted, and still round the hole, not over it
+  const holed = squareIsland(0, 0, 30000, {
+    hole: [10000, 10000, 10000],
+    infill: [line('FILL', [3000, 15000, 5000, 15000]), line('FILL', [25000, 15000, 27000, 15000])],
+  });
+  const stats = { straight: 0, combed: 0, retracted: 0 };
+  const from = { x: 3000, y: 15000 };
+  const { plan } = planLayer(layerOf(2, [holed]), settings({ combing: 'all', combMaxTravel: 5 }), ['m'], from, 5, { travelStats: stats });
+  // every leg from one side of the hole to the other: each on a way round, so longer than 5 mm
+  const across = travels(plan.ops, from).filter((m) => Math.min(m.x0, m.x1) < 15000 && Math.max(m.x0, m.x1) > 15000);
+  assert.ok(stats.retracted >= 1, JSON.stringify(stats));
+  assert.ok(across.length >= 1, 'a move goes from one side of the hole to the other');
+  for (const m of across) {
+    assert.ok(m.retracted);
+    for (let k = 1; k < 50; k++) {
+      const x = m.x0 + ((m.x1 - m.x0) * k) / 50, y = m.y0 + ((m.y1 - m.y0) * k) / 50;
+      assert.ok(!(x > 10000 && x < 20000 && y > 10000 && y < 20000), `over the hole: ${JSON.stringify(m)}`);
+    }
+  }
 });
 
 test('a move along the comb boundary (infill ends on the innermost wall) stays straight', () => {

@@ -126,6 +126,8 @@ export interface SliceSettings {
   /** lift on retracted travels, mm (0 = off) */
   zHop: number;
   combing: CombingMode;
+  /** a travel kept inside the part longer than this is retracted all the same, mm (0 = no limit) */
+  combMaxTravel: number;
 
   // ── cooling ──────────────────────────────────────────────────────────────
   /** fan speed, % */

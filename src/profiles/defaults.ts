@@ -92,6 +92,7 @@ export const DEFAULT_SETTINGS: Readonly<SliceSettings> = Object.freeze({
   retractAtLayerChange: false,
   zHop: 0,
   combing: 'noskin',
+  combMaxTravel: 30,
 
   fanSpeed: 100,
   fanOffLayers: 1,

@@ -140,6 +140,13 @@ const SPECS = {
     { off: 'straight travels', all: 'travel inside the part everywhere', noskin: 'inside the part, but not over top/bottom skins' },
     { category: 'travel', description: 'Keep travels inside the part so they need no retraction.' },
   ),
+  combMaxTravel: num(
+    'travel',
+    'mm',
+    0,
+    10_000,
+    'Travels kept inside the part (combing) longer than this are retracted all the same, so the nozzle does not ooze along the way (0 = no limit).',
+  ),
   // ── cooling ──
   fanSpeed: num('cooling', '%', 0, 100, 'Part cooling fan speed.'),
   fanOffLayers: int('cooling', 'layers', 0, 10_000, 'Layers (from 1) printed with the fan off.'),

@@ -1,4 +1,5 @@
-// Travel moves: straight, combed around holes and notches, or retracted (with an optional z-hop).
+// Travel moves: straight, combed around holes and notches, or retracted (with an optional z-hop); a
+// long travel inside the part is retracted as well (combMaxTravel), since the nozzle oozes on the way.
 // A move that leaves the part while the filament is primed draws a string, the worst defect there
 // is, so every way out of the part either combs around or retracts.
 import type { SliceSettings } from '../settings.js';
@@ -24,6 +25,8 @@ export interface TravelStats {
 export class TravelPlanner {
   readonly stats: TravelStats = { straight: 0, combed: 0, retracted: 0 };
   private readonly minTravel: number;
+  /** a travel inside the part longer than this (µm) is retracted all the same: the nozzle oozes on the way */
+  private readonly combMax: number;
   private readonly ts: number[] = [];
 
   constructor(
@@ -35,6 +38,7 @@ export class TravelPlanner {
     private readonly outlines: () => EdgeIndex,
   ) {
     this.minTravel = s.retractMinTravel * 1000;
+    this.combMax = s.combMaxTravel > 0 ? s.combMaxTravel * 1000 : Infinity;
   }
 
   /**
@@ -92,6 +96,8 @@ export class TravelPlanner {
     const d = hyp(x - ax, y - ay);
     if (d === 0) return;
     let retract = forceRetract;
+    /** the combed way there (points after a), when the move goes round */
+    let route: number[] | null = null;
     if (!retract) {
       const outside = this.outsideLength(ax, ay, x, y, fromInside);
       const fallback = d >= this.minTravel || outside >= LEAVE_RETRACT;
@@ -100,28 +106,36 @@ export class TravelPlanner {
       if (!region) {
         retract = fallback;
       } else if (outside < LEAVE_TOL && straightInRegion(region, ax, ay, x, y)) {
-        retract = false;
+        retract = d > this.combMax;
       } else {
         const maxLen = COMB_DETOUR * d + COMB_SLACK;
-        const route = combRoute(region, ax, ay, x, y, maxLen);
-        if (route && routeLength(ax, ay, route) <= maxLen) {
-          for (let i = 0; i < route.length; i += 2) ops.moveTo(route[i], route[i + 1], this.speed);
-          this.stats.combed++;
-          return;
+        const combed = combRoute(region, ax, ay, x, y, maxLen);
+        const length = combed ? routeLength(ax, ay, combed) : Infinity;
+        if (combed && length <= maxLen) {
+          route = combed;
+          retract = length > this.combMax;
+        } else {
+          retract = fallback;
         }
-        retract = fallback;
       }
     }
     if (!retract) {
-      ops.moveTo(x, y, this.speed);
-      this.stats.straight++;
+      if (route) {
+        for (let i = 0; i < route.length; i += 2) ops.moveTo(route[i], route[i + 1], this.speed);
+        this.stats.combed++;
+      } else {
+        ops.moveTo(x, y, this.speed);
+        this.stats.straight++;
+      }
       return;
     }
     this.stats.retracted++;
     const hop = Math.round(s.zHop * 1000);
     ops.retract(s.retractLength, s.retractSpeed);
     if (hop > 0) ops.moveZ(this.z + hop, s.zSpeed, hop);
-    ops.moveTo(x, y, this.speed);
+    // a long way round inside the part keeps its route: retracted, it still does not cross a wall
+    if (route) for (let i = 0; i < route.length; i += 2) ops.moveTo(route[i], route[i + 1], this.speed);
+    else ops.moveTo(x, y, this.speed);
     if (hop > 0) ops.moveZ(this.z, s.zSpeed, hop);
     ops.unretract(s.retractLength, s.retractPrimeSpeed);
   }
