@@ -9,9 +9,9 @@ import { join } from 'node:path';
 
 // the launcher's flags that depend on the V8 version, set as bin/stratum.js sets them, before any bundle code is compiled
 const versionFlags = createRequire(import.meta.url)('../bin/v8-flags.js').applyVersionFlags();
-const { BUNDLE_DIR, bundleFiles, describeCache, loadSliceBundle } = await import('../dist/src/cli/bundle-loader.cjs');
+const { BUNDLE_DIR, CACHE_CHECKABLE, bundleFiles, describeCache, loadSliceBundle } = await import('../dist/src/cli/bundle-loader.cjs');
 const flags = [...JSON.parse(process.argv[2] ?? '[]'), ...versionFlags];
-if (!describeCache('', new Uint8Array(0), flags)) {
+if (!CACHE_CHECKABLE) {
   // the launcher could not check a cache against its bundle here, so it would never use one
   console.warn('warm-slice-cache: this Node has no zlib.crc32 (20.15+): no code cache; the bundle runs without one');
   process.exit(0);

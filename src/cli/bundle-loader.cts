@@ -65,6 +65,8 @@ function inputsUnchanged(files: ReturnType<typeof bundleFiles>, dir: string): bo
 // zlib.crc32 (Node 20.15+): the engine loads node:zlib anyway, where node:crypto would cost ~6 ms to
 // load. On an older Node no checksum can be taken and the cache is not used.
 const crc32 = (zlib as { crc32?: (data: string | Uint8Array) => number }).crc32;
+/** Whether a code cache can be checked here, so made and used at all (Node 20.15+). */
+export const CACHE_CHECKABLE = typeof crc32 === 'function';
 
 /** The cache's bytes when they are the ones made for this bundle source on this V8, else undefined. */
 function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffer | undefined {
