@@ -38,13 +38,26 @@ export interface ServeProcess {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node SCRIPT serve` (default bin/stratum.js) and resolves once it logs the address it listens on. */
+/** How long a served process may take to start listening, or to exit once asked (ms): far past what it needs. */
+export const SERVE_PROCESS_LIMIT_MS = 60_000;
+
+/** The last `chars` characters of a process's output, for a failure message. */
+function tail(text: string, chars = 4000): string {
+  return text.length > chars ? `…${text.slice(-chars)}` : text;
+}
+
+/**
+ * Starts `node SCRIPT serve` (default bin/stratum.js) and resolves once it logs the address it listens
+ * on. A process that neither listens nor exits within SERVE_PROCESS_LIMIT_MS is killed and the start
+ * fails with what it printed: a test that waited on it for ever would hang the whole suite.
+ */
 export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM_BIN): Promise<ServeProcess> {
   const proc = spawn(process.execPath, [script, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
   proc.stderr!.on('data', (c) => (stderr += c));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  let timer: NodeJS.Timeout | undefined;
   const url = await new Promise<string>((resolve, reject) => {
     proc.stdout!.on('data', (c) => {
       stdout += c;
@@ -52,8 +65,31 @@ export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM
       if (m) resolve(m[1]!);
     });
     void exit.then(() => reject(new Error(`serve exited early: ${stderr}`)));
-  });
+    timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`serve did not listen within ${SERVE_PROCESS_LIMIT_MS} ms; stdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`));
+    }, SERVE_PROCESS_LIMIT_MS);
+  }).finally(() => clearTimeout(timer));
   return { proc, url, stderr: () => stderr, stdout: () => stdout, exit };
+}
+
+/**
+ * The exit of a served process, which the caller has just signalled. One that has not exited within
+ * `ms` is killed, and this fails with what it printed (the test would otherwise wait for ever).
+ */
+export async function exitOf(s: ServeProcess, ms = SERVE_PROCESS_LIMIT_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      s.proc.kill('SIGKILL');
+      reject(new Error(`serve did not exit within ${ms} ms; stdout:\n${tail(s.stdout())}\nstderr:\n${tail(s.stderr())}`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([s.exit, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function tempDir(prefix: string): string {
@@ -112,7 +148,12 @@ export interface CallOptions {
   /** raw body */
   body?: Uint8Array | string;
   headers?: Record<string, string>;
+  /** the whole exchange must end within this (ms); default CALL_LIMIT_MS */
+  timeoutMs?: number;
 }
+
+/** No request of the tests takes seconds; one that has not answered in this long never will. */
+export const CALL_LIMIT_MS = 60_000;
 
 export interface CallResult {
   status: number;
@@ -135,6 +176,7 @@ export async function call(base: string, path: string, opts: CallOptions = {}): 
     method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
     headers,
     body: body as BodyInit | undefined,
+    signal: AbortSignal.timeout(opts.timeoutMs ?? CALL_LIMIT_MS),
   });
   const bytes = new Uint8Array(await res.arrayBuffer());
   const text = Buffer.from(bytes).toString('utf8');

@@ -1,7 +1,7 @@
 // The command line end to end (spawning `node bin/stratum.js` as a user would), plus the preview's
 // G-code reader and rasteriser and the --set parser on their own.
 import { MODELS } from './shared-dir.js';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, existsSync, ftruncateSync, linkSync, lstatSync, openSync, rmSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -22,6 +22,7 @@ const bin = join(root, 'bin', 'stratum.js');
 const models = MODELS;
 const cube = join(models, 'xyz_calibration_cube.stl');
 const work = mkdtempSync(join(tmpdir(), 'stratum-cli-test-'));
+after(() => rmSync(work, { recursive: true, force: true }));
 
 function stratum(...args: string[]) {
   return stratumWith({}, ...args);
@@ -274,7 +275,7 @@ test('an unknown printer fails with exit 1 naming close matches', () => {
   assert.equal(existsSync(out), false);
 });
 
-test('Ctrl-C during a slice on the main thread exits 130 and writes nothing', async () => {
+test('Ctrl-C during a slice on the main thread exits 130 and writes nothing', { timeout: 120_000 }, async () => {
   const out = join(work, 'bunny-int.gcode');
   // the bunny takes seconds on one thread, so the signal comes after the CLI's handler is in place (a
   // fixed short delay on the cube raced the start-up on a busy machine) and well before the end
@@ -287,7 +288,7 @@ test('Ctrl-C during a slice on the main thread exits 130 and writes nothing', as
   assert.equal(existsSync(out), false);
 });
 
-test('Ctrl-C during a large slice (worker thread) exits 130 promptly and writes nothing', async () => {
+test('Ctrl-C during a large slice (worker thread) exits 130 promptly and writes nothing', { timeout: 120_000 }, async () => {
   const out = join(work, 'bunny.gcode');
   const child = spawn(process.execPath, [bin, 'slice', join(models, 'stanford_bunny.stl'), '-o', out], { cwd: work });
   let stderr = '';

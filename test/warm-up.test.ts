@@ -14,7 +14,7 @@ import { EmbeddedRuntime } from '../src/service/embedded-runtime.js';
 import type { TaskRecord } from '../src/service/model.js';
 import { parseStartTask } from '../src/service/task-request.js';
 import { signedVolume } from './mesh-fixtures.js';
-import { removeDir, serveEnv, startServeProcess, tempDir, testConfig, waitFor } from './api-helpers.js';
+import { exitOf, removeDir, serveEnv, startServeProcess, tempDir, testConfig, waitFor } from './api-helpers.js';
 
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
@@ -71,7 +71,7 @@ test('`stratum serve` warms its worker up before it listens', async () => {
     assert.ok(line.ms > 0);
   } finally {
     served.proc.kill('SIGTERM');
-    await served.exit;
+    await exitOf(served);
   }
 });
 
