@@ -12,7 +12,10 @@ export interface RunningServer {
   runtime: EmbeddedRuntime;
   /** http://host:port of the listening socket */
   url: string;
-  /** graceful stop: no new requests, running slices get the grace period */
+  /**
+   * graceful stop: no new requests; requests in flight, then the slices still running, have the grace
+   * period (default the config's) between them; slices run on while the requests finish
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -45,8 +48,11 @@ export async function startServer(
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close(graceMs?: number) {
       closing ??= (async () => {
-        await closeApp(app);
-        await runtime.close(graceMs);
+        // one grace period for the whole stop: requests in flight first, then the slices still running
+        const grace = graceMs ?? config.shutdownGraceS * 1000;
+        const end = Date.now() + grace;
+        await closeApp(app, grace);
+        await runtime.close(Math.max(0, end - Date.now()));
       })();
       return closing;
     },

@@ -54,8 +54,11 @@ export async function startDistributed(
     url,
     close(graceMs?: number) {
       closing ??= (async () => {
-        if (app) await closeApp(app);
-        await runtime.close(graceMs);
+        // one grace period for the whole stop: requests in flight first, then the slices still running
+        const grace = graceMs ?? config.shutdownGraceS * 1000;
+        const end = Date.now() + grace;
+        if (app) await closeApp(app, grace);
+        await runtime.close(Math.max(0, end - Date.now()));
       })();
       return closing;
     },

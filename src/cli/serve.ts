@@ -1,6 +1,7 @@
 // `stratum serve`: runs the slicing service until SIGTERM or SIGINT, then shuts down gracefully
 // (requests in flight complete; running slices get the grace period, then resume at next start).
 import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
 import { startServer } from '../api/start-server.js';
 import { ConfigError, isDistributed, loadConfig, type ServiceConfig } from '../service/config.js';
 
@@ -19,10 +20,15 @@ share the database and the bucket, each with a role (STRATUM_ROLE or --role): ap
 worker slices, all does both. See docs/deployment.md.
 `;
 
+/** How long past the grace period a shutdown may take (requests finishing, stores closing), ms. */
+const CLOSE_MARGIN_MS = 15_000;
+/** How long the process may take to end by itself once everything is closed, ms. */
+const DRAIN_MS = 2_000;
+
 /** the server of either mode, as far as this command needs it */
 interface Started {
   url: string | null;
-  log: { info(obj: object, msg: string): void; info(msg: string): void };
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
   hasKeys(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -103,7 +109,21 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGINT', onSignal);
   });
   log.info({ signal }, 'shutting down');
+  // a close still going well past the grace period is stuck: say what is still open, and leave
+  const stuck = setTimeout(() => {
+    log.error({ openResources: process.getActiveResourcesInfo() }, 'shutdown did not finish; exiting anyway');
+    process.exit(1);
+  }, config.shutdownGraceS * 1000 + CLOSE_MARGIN_MS);
+  stuck.unref();
   await server.close();
+  clearTimeout(stuck);
   log.info('stopped');
+  // Everything is closed, so the process ends by itself now. Should anything still hold it (a
+  // library's timer or socket), it would stay up for good, a server that a SIGTERM did not stop:
+  // it exits all the same after a moment, naming what was left. (unref: a clean end does not wait.)
+  setTimeout(() => {
+    log.warn({ openResources: process.getActiveResourcesInfo() }, 'still open after shutdown; exiting');
+    process.exit(0);
+  }, DRAIN_MS).unref();
   return 0;
 }

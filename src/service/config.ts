@@ -26,7 +26,7 @@ export interface ServiceConfig {
   taskTimeoutS: number;
   /** a worker's claim on a task lasts this long without a heartbeat */
   leaseS: number;
-  /** on SIGTERM, running slices get this long to finish before they are put back in the queue */
+  /** on SIGTERM, requests in flight and running slices get this long to finish; slices not done by then go back in the queue */
   shutdownGraceS: number;
   /** heap limit of each worker thread, MiB (0 = Node's default) */
   workerMaxMemoryMb: number;
