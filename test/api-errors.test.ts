@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { sqlite } from '../src/store/sqlite/driver.js';
 import { binaryStl, box, soup } from './mesh-fixtures.js';
 import { CUBE_STL, STL_SETTINGS, call, removeDir, startTestServer, upload, waitFor, waitForStatus, type TestServer } from './api-helpers.js';
 
@@ -241,7 +241,7 @@ describe('v1 errors', () => {
   });
 
   test('an upload cut off half-way leaves no file and no record', async () => {
-    const db = new Database(join(t.dataDir, 'stratum.db'), { readonly: true });
+    const db = new (sqlite())(join(t.dataDir, 'stratum.db'), { readonly: true });
     const count = () => (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
     const recordsBefore = count();
     const filesBefore = dirFiles(join(t.dataDir, 'blobs', 'files')).length;

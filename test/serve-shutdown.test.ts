@@ -7,7 +7,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import Database from 'better-sqlite3';
+import { sqlite } from '../src/store/sqlite/driver.js';
 import { STRATUM_BIN, exitOf, removeDir, serveEnv, startServeProcess, tempDir, type ServeProcess } from './api-helpers.js';
 
 const dirs: string[] = [];
@@ -48,7 +48,7 @@ async function startUpload(url: string, key: string, total: number, first: numbe
 }
 
 const fileRecords = (dataDir: string): number => {
-  const db = new Database(join(dataDir, 'stratum.db'), { readonly: true });
+  const db = new (sqlite())(join(dataDir, 'stratum.db'), { readonly: true });
   try {
     return (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
   } finally {

@@ -1,8 +1,9 @@
 // The embedded stores: the shared store contract (metadata, lease queue, events) on SQLite, the
 // SQLite-only behaviour (reopen, abandoned leases at start), and the atomic disk blob store.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { BlobNotFoundError, BlobTooLargeError } from '../src/service/ports.js';
@@ -10,6 +11,7 @@ import { DiskBlobStore } from '../src/store/disk/disk-blob-store.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../src/store/embedded-stores.js';
 import { LocalTaskEventBus } from '../src/service/task-event-bus.js';
 import { removeDir, tempDir } from './api-helpers.js';
+import { sqlitePackageFor } from '../src/store/sqlite/driver.js';
 import { contractTask, storeContract } from './store-contract.js';
 
 storeContract({
@@ -64,6 +66,20 @@ describe('SQLite stores (embedded only)', () => {
     assert.deepEqual(await s.queue.claim('new-process', 60_000), { taskId: 'y', attempts: 2 });
     await s.queue.remove('y');
     assert.equal(await s.queue.depth(), 0);
+  });
+});
+
+describe('the SQLite module', () => {
+  test('Node 22 and later load better-sqlite3 13; Node 20 loads 12, the optional dependency', () => {
+    assert.equal(sqlitePackageFor('20.10.0'), 'better-sqlite3-node20');
+    assert.equal(sqlitePackageFor('20.20.2'), 'better-sqlite3-node20');
+    for (const v of ['22.0.0', '22.23.3', '24.21.0', '26.12.1']) assert.equal(sqlitePackageFor(v), 'better-sqlite3');
+    // the package installed under that name is of that major version
+    const name = sqlitePackageFor();
+    const main = createRequire(import.meta.url).resolve(name);
+    const pkg = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { name: string; version: string };
+    assert.equal(pkg.name, 'better-sqlite3');
+    assert.equal(pkg.version.split('.')[0], name === 'better-sqlite3' ? '13' : '12');
   });
 });
 

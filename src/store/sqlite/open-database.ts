@@ -1,15 +1,16 @@
 // Opens (and creates or migrates) the embedded SQLite database: WAL journal, so readers never wait
 // for the writer, and synchronous=NORMAL, which in WAL mode loses at most the last commits on a
 // power cut, never consistency.
-import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './schema.js';
 import { makeDirectorySync } from '../make-directory.js';
+import { sqlite, type SqliteDatabase } from './driver.js';
 
-export type SqliteDatabase = Database.Database;
+export type { SqliteDatabase };
 
 export function openDatabase(file: string): SqliteDatabase {
   makeDirectorySync(dirname(file));
+  const Database = sqlite();
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
