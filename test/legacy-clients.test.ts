@@ -55,3 +55,26 @@ for (const [version, file] of [
     assert.match(last, /cancelled [0-9a-f-]{36}/, r.out);
   });
 }
+
+test('v0.2 UploadFile refuses a file name that is not a model while the client still sends the file, and the client gets the answer every time', { timeout: 120_000 }, async () => {
+  // against a server in its own process (in one process the client's writes and the refusal
+  // interleave differently): 5 of 15 such uploads got `fetch failed: write EPIPE` when the server
+  // closed the connection with the rest of the body unread
+  const failures: string[] = [];
+  for (const size of [200, 200_000, 2_000_000]) {
+    for (let i = 0; i < 8; i++) {
+      const form = new FormData();
+      form.append('FileName', 'notes.txt');
+      form.append('file', new Blob([new Uint8Array(size)]), 'notes.txt');
+      try {
+        const res = await fetch(`${root}/v0.2/UploadFile`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': key }, body: form, signal: AbortSignal.timeout(30_000) });
+        const body = (await res.json()) as { error?: { errorCode?: string } };
+        if (res.status !== 400 || body.error?.errorCode !== 'URE000') failures.push(`${size} B: ${res.status} ${JSON.stringify(body)}`);
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string } };
+        failures.push(`${size} B: ${e.message} ${e.cause?.code ?? ''}`);
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
+});

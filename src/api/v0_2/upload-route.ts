@@ -2,6 +2,7 @@
 // `file`, as the public clients send it) or as the raw body with the name in the query
 // (`?filename=`, any casing). Either way it streams into the same file service as v1's upload.
 import multipart, { type Multipart } from '@fastify/multipart';
+import { discardRestOfBody } from '../discard-body.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
@@ -108,11 +109,13 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
         req.log.info({ fileId: file.id, type: file.type, bytes: file.size }, 'file uploaded');
         return envelope(apiVersion, { fileid: file.id, fileId: file.id, filename: file.fileName, fileName: file.fileName });
       } catch (err) {
-        // the rest of the body may be unread: do not reuse the connection
-        reply.header('connection', 'close');
         if (!(err instanceof ApiError) && (req.raw.destroyed || req.raw.readableAborted)) {
+          reply.header('connection', 'close');
           throw new ApiError('URE000', 'the upload was interrupted before the end of the body');
         }
+        // refused with the body partly unread (a wrong file name is seen before the file): read the
+        // rest so the client can take the answer; a connection whose rest was not read is not reused
+        if (!(await discardRestOfBody(req.raw))) reply.header('connection', 'close');
         throw err;
       }
     },
