@@ -16,11 +16,15 @@ const { setFlagsFromString } = require('node:v8');
  * instead: 11100 is 3.7× its default of 3000. Against the default it took the small shared models
  * 8–18 % faster (calibration cube 0.16 → 0.14 s, tall wedge 0.27 → 0.22 s), 3DBenchy and the bunny
  * unchanged or faster; 22200 was as fast on the small models but up to 10 % slower on 3DBenchy, 44400
- * slower everywhere (cache rebuilt under each, 2 rounds of 3–5 alternated runs).
+ * slower everywhere (cache rebuilt under each, 2 rounds of 3–5 alternated runs). From V8 13 (Node 24
+ * and 26) nothing: there 11100 was no faster than the default and mostly a little slower (Node 24.21:
+ * cube 1.00×, holes plate 1.03×, 3DBenchy 1.03×, bunny 1.01×; Node 26.12: cube 1.01×, holes plate
+ * 1.02×, overhang plate 1.04×, 3DBenchy 1.02×; medians of 5–9 alternated runs, cache built under each).
  */
 function versionFlags(v8Version = process.versions.v8) {
   const major = Number(String(v8Version).split('.')[0]);
-  return major >= 12 ? ['--invocation-count-for-turbofan=11100'] : ['--interrupt-budget=500000'];
+  if (major >= 13) return [];
+  return major === 12 ? ['--invocation-count-for-turbofan=11100'] : ['--interrupt-budget=500000'];
 }
 
 /** Sets this V8's flags (versionFlags) and gives them back. */

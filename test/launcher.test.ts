@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const launcher = join(root, 'bin', 'stratum');
@@ -71,4 +72,12 @@ test('bin/stratum keeps NODE_EXTRA_CA_CERTS for the commands that may open TLS c
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the V8 flags set by version: a longer wait before optimising on V8 11 and 12, none from V8 13', () => {
+  const { versionFlags } = createRequire(import.meta.url)(join(root, 'bin', 'v8-flags.js')) as { versionFlags: (v8?: string) => string[] };
+  assert.deepEqual(versionFlags('11.3.244.8-node.30'), ['--interrupt-budget=500000']); // Node 20
+  assert.deepEqual(versionFlags('12.4.254.21-node.33'), ['--invocation-count-for-turbofan=11100']); // Node 22
+  assert.deepEqual(versionFlags('13.6.233.17-node.53'), []); // Node 24
+  assert.deepEqual(versionFlags('14.6.202.34-node.40'), []); // Node 26
 });
