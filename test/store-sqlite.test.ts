@@ -11,7 +11,7 @@ import { DiskBlobStore } from '../src/store/disk/disk-blob-store.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../src/store/embedded-stores.js';
 import { LocalTaskEventBus } from '../src/service/task-event-bus.js';
 import { removeDir, tempDir } from './api-helpers.js';
-import { sqlitePackageFor } from '../src/store/sqlite/driver.js';
+import { SqliteModuleMissing, loadSqlite, sqlitePackageFor } from '../src/store/sqlite/driver.js';
 import { contractTask, storeContract } from './store-contract.js';
 
 storeContract({
@@ -80,6 +80,14 @@ describe('the SQLite module', () => {
     const pkg = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { name: string; version: string };
     assert.equal(pkg.name, 'better-sqlite3');
     assert.equal(pkg.version.split('.')[0], name === 'better-sqlite3' ? '13' : '12');
+  });
+
+  test('a SQLite module that is not installed is said plainly, with what to do', () => {
+    assert.throws(() => loadSqlite('better-sqlite3-node20-not-here'), (err: Error) => {
+      assert.ok(err instanceof SqliteModuleMissing);
+      assert.match(err.message, /^the SQLite module for Node [\d.]+ \(better-sqlite3-node20-not-here\) is not installed; run npm ci$/);
+      return true;
+    });
   });
 });
 

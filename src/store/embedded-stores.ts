@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import type { BlobStoreConfig } from './blob-store-factory.js';
 import { DiskBlobStore } from './disk/disk-blob-store.js';
+import { SqliteModuleMissing } from './sqlite/driver.js';
 import { openDatabase } from './sqlite/open-database.js';
 import { SqliteJobQueue } from './sqlite/sqlite-job-queue.js';
 import { SqliteMetadataStore } from './sqlite/sqlite-metadata-store.js';
@@ -24,6 +25,7 @@ export function openEmbeddedStores(dataDir: string): EmbeddedStores {
   try {
     db = openDatabase(databasePath(dataDir));
   } catch (err) {
+    if (err instanceof SqliteModuleMissing) throw err;
     // said with the setting to change: the raw error names only the path that failed
     const why = err instanceof Error ? err.message : String(err);
     throw new Error(`cannot use the data directory ${dataDir} (STRATUM_DATA_DIR, --data-dir): ${why}`, { cause: err });

@@ -18,22 +18,30 @@ export function sqlitePackageFor(nodeVersion = process.versions.node): string {
   return Number(nodeVersion.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
 }
 
+/** The SQLite module cannot be loaded: a problem of the installation, not of the data directory. */
+export class SqliteModuleMissing extends Error {
+  override name = 'SqliteModuleMissing';
+}
+
 let loaded: SqliteConstructor | null = null;
 
 /** better-sqlite3's Database class, loaded on first use (the slicing commands never need it). */
 export function sqlite(): SqliteConstructor {
-  if (loaded) return loaded;
-  const name = sqlitePackageFor();
+  loaded ??= loadSqlite(sqlitePackageFor());
+  return loaded;
+}
+
+/** Loads the package `name`; one that is not installed is said plainly, with what to do. */
+export function loadSqlite(name: string): SqliteConstructor {
   try {
-    loaded = createRequire(import.meta.url)(name) as SqliteConstructor;
+    return createRequire(import.meta.url)(name) as SqliteConstructor;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
-    throw new Error(
+    throw new SqliteModuleMissing(
       `the SQLite module for Node ${process.versions.node} (${name}) is not installed; ` +
-        (name === 'better-sqlite3'
-          ? 'run npm ci'
-          : 'on Node 20 npm ci compiles it (it needs python3, make and g++), or use Node 22 or later'),
+        (name === 'better-sqlite3-node20'
+          ? 'on Node 20 npm ci compiles it (it needs python3, make and g++), or use Node 22 or later'
+          : 'run npm ci'),
     );
   }
-  return loaded;
 }
