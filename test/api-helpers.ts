@@ -172,13 +172,24 @@ export async function call(base: string, path: string, opts: CallOptions = {}): 
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(opts.json);
   }
-  const res = await fetch(base + path, {
-    method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
-    headers,
-    body: body as BodyInit | undefined,
-    signal: AbortSignal.timeout(opts.timeoutMs ?? CALL_LIMIT_MS),
-  });
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  // a plain timer, not AbortSignal.timeout: Node 20 puts those signals in a FinalizationRegistry, and
+  // a cleanup of such a registry still pending as a process ends is what spun Node 20.10 at exit
+  // (src/cli/serve.ts); the test files end the same way
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new Error(`no answer to ${path} within ${opts.timeoutMs ?? CALL_LIMIT_MS} ms`)), opts.timeoutMs ?? CALL_LIMIT_MS);
+  let res: Response;
+  let bytes: Uint8Array;
+  try {
+    res = await fetch(base + path, {
+      method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+      headers,
+      body: body as BodyInit | undefined,
+      signal: abort.signal,
+    });
+    bytes = new Uint8Array(await res.arrayBuffer());
+  } finally {
+    clearTimeout(timer);
+  }
   const text = Buffer.from(bytes).toString('utf8');
   let parsed: unknown = undefined;
   try {

@@ -67,7 +67,7 @@ test('v0.2 UploadFile refuses a file name that is not a model while the client s
       form.append('FileName', 'notes.txt');
       form.append('file', new Blob([new Uint8Array(size)]), 'notes.txt');
       try {
-        const res = await fetch(`${root}/v0.2/UploadFile`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': key }, body: form, signal: AbortSignal.timeout(30_000) });
+        const res = await fetch(`${root}/v0.2/UploadFile`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': key }, body: form });
         const body = (await res.json()) as { error?: { errorCode?: string } };
         if (res.status !== 400 || body.error?.errorCode !== 'URE000') failures.push(`${size} B: ${res.status} ${JSON.stringify(body)}`);
       } catch (err) {

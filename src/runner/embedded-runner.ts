@@ -150,12 +150,19 @@ export class EmbeddedRunner {
     const t0 = performance.now();
     // the worker module's other export: no input, the ms it took back
     const pool = this.pool as unknown as Piscina<null, number>;
-    const signal = AbortSignal.timeout(this.opts.warmUpLimitMs ?? WARM_UP_LIMIT_MS);
+    // a timer of our own, not AbortSignal.timeout: Node 20 puts those signals in a FinalizationRegistry,
+    // and a cleanup of such a registry still pending as the process ends is what spun Node 20.10 at
+    // exit (cli/serve.ts); the service makes none it can do without
+    const limitMs = this.opts.warmUpLimitMs ?? WARM_UP_LIMIT_MS;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error(`the warm-up took more than ${limitMs} ms`)), limitMs);
     try {
-      await Promise.all(Array.from({ length: this.opts.workers }, () => pool.run(null, { name: 'warmUp', signal })));
+      await Promise.all(Array.from({ length: this.opts.workers }, () => pool.run(null, { name: 'warmUp', signal: abort.signal })));
       this.deps.log.info({ workers: this.opts.workers, ms: Math.round(performance.now() - t0) }, 'slicing workers warmed up');
     } catch (err) {
       this.deps.log.warn({ err }, 'the warm-up slice failed; the first tasks run cold');
+    } finally {
+      clearTimeout(timer);
     }
   }
 
