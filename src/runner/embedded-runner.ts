@@ -37,7 +37,7 @@ export interface RunnerOptions {
   layerThreads?: number;
   /** how long those threads stay after a slice for the next one, ms; default 0 (they end with it) */
   layerThreadsIdleMs?: number;
-  /** the worker module (tests substitute their own); default ./slice-worker.js */
+  /** the worker module (tests substitute their own); default ./slice-worker-entry.cjs, the CommonJS front of ./slice-worker.js */
   workerFile?: string;
   /**
    * progress is saved (and published) when it moved this much, or after a second with any move;
@@ -103,7 +103,7 @@ export class EmbeddedRunner {
   async start(): Promise<void> {
     const { queue, store } = this.deps;
     this.pool = new Piscina<SliceJob, SliceJobResult>({
-      filename: this.opts.workerFile ?? new URL('./slice-worker.js', import.meta.url).href,
+      filename: this.opts.workerFile ?? new URL('./slice-worker-entry.cjs', import.meta.url).href,
       minThreads: this.opts.workers,
       maxThreads: this.opts.workers,
       idleTimeout: 60_000,

@@ -1,0 +1,24 @@
+// The file piscina loads in each slicing thread: a CommonJS front for slice-worker.js.
+//
+// piscina first require()s a worker file and import()s it only when that fails. Since Node 20.19
+// require() also loads ES modules, and in one CI run on Node 20.20 doing so for slice-worker.js
+// aborted the whole process (`FATAL ERROR: v8::Module::IsGraphAsync must be used on an instantiated
+// module`, from ModuleWrap::InstantiateSync under piscina's require). A CommonJS file is required
+// without the ES module loader; it then loads the ES worker module once, by import(), as Node means
+// ES modules to be loaded.
+import type { SliceJob, SliceJobResult } from './slice-job.js';
+
+type WorkerModule = typeof import('./slice-worker.js');
+
+let loaded: Promise<WorkerModule> | null = null;
+const workerModule = (): Promise<WorkerModule> => (loaded ??= import('./slice-worker.js'));
+
+// compiled to exports.default and exports.warmUp with the __esModule mark, which piscina reads as an
+// ES module's exports: the default export for tasks, `warmUp` by name
+export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
+  return (await workerModule()).default(job);
+}
+
+export async function warmUp(): Promise<number> {
+  return (await workerModule()).warmUp();
+}
