@@ -47,6 +47,23 @@ function tail(text: string, chars = 4000): string {
 }
 
 /**
+ * A deadline for a served process: after `ms` it is killed and `rejected` fails with what it printed
+ * (a test that waited on it for ever would hang the whole suite); `cancel` once it did what was awaited.
+ */
+function deadline(proc: ChildProcess, output: () => { stdout: string; stderr: string }, ms: number, what: string) {
+  let timer: NodeJS.Timeout | undefined;
+  const rejected = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      const { stdout, stderr } = output();
+      reject(new Error(`serve did not ${what} within ${ms} ms; stdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`));
+    }, ms);
+  });
+  rejected.catch(() => undefined); // a cancelled deadline is never awaited
+  return { rejected, cancel: () => clearTimeout(timer) };
+}
+
+/**
  * Starts `node SCRIPT serve` (default bin/stratum.js) and resolves once it logs the address it listens
  * on. A process that neither listens nor exits within SERVE_PROCESS_LIMIT_MS is killed and the start
  * fails with what it printed: a test that waited on it for ever would hang the whole suite.
@@ -57,19 +74,16 @@ export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM
   let stdout = '';
   proc.stderr!.on('data', (c) => (stderr += c));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  let timer: NodeJS.Timeout | undefined;
-  const url = await new Promise<string>((resolve, reject) => {
+  const late = deadline(proc, () => ({ stdout, stderr }), SERVE_PROCESS_LIMIT_MS, 'listen');
+  const listening = new Promise<string>((resolve, reject) => {
     proc.stdout!.on('data', (c) => {
       stdout += c;
       const m = /"url":"(http:\/\/[^"]+)".*"msg":"stratum is listening"/.exec(stdout);
       if (m) resolve(m[1]!);
     });
     void exit.then(() => reject(new Error(`serve exited early: ${stderr}`)));
-    timer = setTimeout(() => {
-      proc.kill('SIGKILL');
-      reject(new Error(`serve did not listen within ${SERVE_PROCESS_LIMIT_MS} ms; stdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`));
-    }, SERVE_PROCESS_LIMIT_MS);
-  }).finally(() => clearTimeout(timer));
+  });
+  const url = await Promise.race([listening, late.rejected]).finally(late.cancel);
   return { proc, url, stderr: () => stderr, stdout: () => stdout, exit };
 }
 
@@ -78,18 +92,8 @@ export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM
  * `ms` is killed, and this fails with what it printed (the test would otherwise wait for ever).
  */
 export async function exitOf(s: ServeProcess, ms = SERVE_PROCESS_LIMIT_MS): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      s.proc.kill('SIGKILL');
-      reject(new Error(`serve did not exit within ${ms} ms; stdout:\n${tail(s.stdout())}\nstderr:\n${tail(s.stderr())}`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([s.exit, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const late = deadline(s.proc, () => ({ stdout: s.stdout(), stderr: s.stderr() }), ms, 'exit');
+  return Promise.race([s.exit, late.rejected]).finally(late.cancel);
 }
 
 export function tempDir(prefix: string): string {

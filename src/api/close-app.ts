@@ -27,3 +27,14 @@ export async function closeApp(app: FastifyInstance, graceMs: number): Promise<v
     clearTimeout(cut);
   }
 }
+
+/**
+ * A server's whole stop within one grace period: the HTTP side first (requests in flight have the
+ * period; `app` is null for a process without one), then the runtime with what is left of it (slices
+ * run on while the requests finish). The embedded and the distributed server both stop this way.
+ */
+export async function closeWithinGrace(app: FastifyInstance | null, graceMs: number, closeRuntime: (graceMs: number) => Promise<void>): Promise<void> {
+  const end = Date.now() + graceMs;
+  if (app) await closeApp(app, graceMs);
+  await closeRuntime(Math.max(0, end - Date.now()));
+}

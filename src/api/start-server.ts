@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceConfig } from '../service/config.js';
 import { EmbeddedRuntime, type EmbeddedRuntimeOptions } from '../service/embedded-runtime.js';
 import { buildApp } from './build-app.js';
-import { closeApp } from './close-app.js';
+import { closeWithinGrace } from './close-app.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -48,11 +48,7 @@ export async function startServer(
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close(graceMs?: number) {
       closing ??= (async () => {
-        // one grace period for the whole stop: requests in flight first, then the slices still running
-        const grace = graceMs ?? config.shutdownGraceS * 1000;
-        const end = Date.now() + grace;
-        await closeApp(app, grace);
-        await runtime.close(Math.max(0, end - Date.now()));
+        await closeWithinGrace(app, graceMs ?? config.shutdownGraceS * 1000, (ms) => runtime.close(ms));
       })();
       return closing;
     },

@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildApp } from '../api/build-app.js';
-import { closeApp } from '../api/close-app.js';
+import { closeWithinGrace } from '../api/close-app.js';
 import { opsRoutes } from '../api/ops-routes.js';
 import { createLogger } from '../api/start-server.js';
 import type { ServiceConfig } from '../service/config.js';
@@ -54,11 +54,7 @@ export async function startDistributed(
     url,
     close(graceMs?: number) {
       closing ??= (async () => {
-        // one grace period for the whole stop: requests in flight first, then the slices still running
-        const grace = graceMs ?? config.shutdownGraceS * 1000;
-        const end = Date.now() + grace;
-        if (app) await closeApp(app, grace);
-        await runtime.close(Math.max(0, end - Date.now()));
+        await closeWithinGrace(app, graceMs ?? config.shutdownGraceS * 1000, (ms) => runtime.close(ms));
       })();
       return closing;
     },

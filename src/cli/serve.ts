@@ -1,5 +1,6 @@
 // `stratum serve`: runs the slicing service until SIGTERM or SIGINT, then shuts down gracefully
-// (requests in flight complete; running slices get the grace period, then resume at next start).
+// (requests in flight and running slices share the grace period; slices not done by then resume at
+// the next start).
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
 import { startServer } from '../api/start-server.js';
