@@ -176,6 +176,9 @@ describe('v1 flows over HTTP', () => {
     const file = await call(t.url, `/v1/files/${victim.files[0].fileId}`, { key: t.key });
     assert.equal(file.status, 200);
     assert.equal(file.body.size, readFileSync(CUBE_STL).length);
+    // written as the task dates are
+    assert.match(file.body.uploadDate, ISO7);
+    assert.ok(file.body.uploadDate <= victim.queueDate, `${file.body.uploadDate} after the task's ${victim.queueDate}`);
     assert.equal((await call(t.url, `/v1/files/${victim.files[0].fileId}`, { method: 'DELETE', key: t.key })).status, 204);
     assert.equal((await call(t.url, `/v1/files/${victim.files[0].fileId}`, { key: t.key })).body.errorCode, 'URE006');
   });

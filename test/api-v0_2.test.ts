@@ -2,6 +2,8 @@
 // placement (position, scale, rotation) checked on the printed G-code, and the legacy envelopes,
 // key casings and error codes.
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { runV02Flow } from '../clients/v0_2-client.js';
@@ -177,6 +179,55 @@ describe('v0.2 over HTTP', () => {
     }
     const next = await v02('GetActivationStatus');
     assert.deepEqual(next.body.result, { activated: 'true' });
+  });
+
+  test('UploadFile stores only what StartSlicingTask can slice: an .obj name and an empty STL are refused', async () => {
+    const blobs = join(t.dataDir, 'blobs');
+    const stored = () => (existsSync(blobs) ? readdirSync(blobs, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length : 0);
+    const before = stored();
+    const raw = (name: string, bytes: Uint8Array) =>
+      call(t.url, `/v0.2/UploadFile?filename=${encodeURIComponent(name)}`, { key: t.key, body: bytes, headers: { 'Content-Type': 'application/octet-stream' } });
+    const obj = await raw('cube.obj', new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'));
+    assert.equal(obj.status, 400, obj.text);
+    assert.equal(obj.body.error.errorCode, 'URE000');
+    assert.match(obj.body.error.errorMessage, /cube\.obj' must end in \.stl/);
+    const form = new FormData();
+    form.append('FileName', 'part.3mf');
+    form.append('file', new Blob([new Uint8Array(300)]), 'part.3mf');
+    const multi = await fetch(`${t.url}/v0.2/UploadFile`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': t.key }, body: form });
+    const multiBody = await multi.json();
+    assert.equal(multi.status, 400);
+    assert.match(multiBody.error.errorMessage, /part\.3mf' must end in \.stl/);
+
+    // `curl --data-binary @wrong/path` sends no bytes: refused at once, not stored to fail later
+    const empty = await raw('cube.stl', new Uint8Array(0));
+    assert.equal(empty.status, 400, empty.text);
+    assert.equal(empty.body.error.errorCode, 'URE000');
+    assert.match(empty.body.error.errorMessage, /'cube\.stl' is empty/);
+    const v1Empty = await call(t.url, '/v1/upload/STL/cube.stl', { key: t.key, method: 'POST', body: new Uint8Array(0), headers: { 'Content-Type': 'application/octet-stream' } });
+    assert.equal(v1Empty.status, 400, v1Empty.text);
+    assert.equal(v1Empty.body.errorCode, 'URE000');
+    // nothing of the four refused uploads is left on disk
+    assert.equal(stored(), before);
+  });
+
+  test('JSON sent under the form content type (curl -d without a Content-Type) is read as JSON', async () => {
+    const res = await fetch(`${t.url}/v0.2/GetProgress`, {
+      method: 'POST',
+      headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: ' {"taskid":"7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11"}',
+    });
+    const body = await res.json();
+    // the task id was read (unknown task), not missing (URE000 "taskid is required")
+    assert.equal(res.status, 404, JSON.stringify(body));
+    assert.equal(body.error.errorCode, 'URE005');
+    // a real form still reads as a form
+    const formRes = await fetch(`${t.url}/v0.2/GetProgress`, {
+      method: 'POST',
+      headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'taskid=7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11',
+    });
+    assert.equal(formRes.status, 404);
   });
 
   test('progress strings: two decimals rounded down, "1" only when finished, "-1" when failed or cancelled', () => {

@@ -1,5 +1,5 @@
 // A task as the v1 (and v0.3) interface shows it.
-import { UNSET_DATE } from '../service/dates.js';
+import { UNSET_DATE, ticksToIso7 } from '../service/dates.js';
 import type { FileRecord, TaskRecord } from '../service/model.js';
 
 export interface TaskJson {
@@ -37,6 +37,7 @@ export function taskJson(t: TaskRecord): TaskJson {
   return json;
 }
 
+/** A stored file; its upload date written as the task dates are (7 fractional digits, `Z`). */
 export function storedFileJson(f: FileRecord): { fileId: string; fileName: string; type: string; size: number; uploadDate: string } {
-  return { fileId: f.id, fileName: f.fileName, type: f.type, size: f.size, uploadDate: new Date(f.createdAt).toISOString() };
+  return { fileId: f.id, fileName: f.fileName, type: f.type, size: f.size, uploadDate: ticksToIso7(BigInt(Math.round(f.createdAt)) * 10_000n) };
 }

@@ -58,10 +58,10 @@ export async function run(argv: string[]): Promise<number> {
   const [action, file, ...extra] = positionals;
   if (action === undefined) throw new UsageError('fcode: missing decode, encode or info', 'fcode');
   if (!(ACTIONS as readonly string[]).includes(action)) throw new UsageError(`fcode: unknown action "${action}" (decode, encode, info)`, 'fcode');
-  if (file === undefined) throw new UsageError(`fcode ${action}: missing FILE`, 'fcode');
+  if (file === undefined) throw new UsageError(`${action}: missing FILE`, 'fcode');
   if (extra.length > 0) throw new UsageError(`fcode ${action}: one FILE at a time`, 'fcode');
   const act = action as Action;
-  if (act !== 'info' && !values.output) throw new UsageError(`fcode ${action}: missing -o OUT`, 'fcode');
+  if (act !== 'info' && !values.output) throw new UsageError(`${action}: missing -o OUT`, 'fcode');
 
   if (values.output) await refuseToReplaceInput(values.output, file);
   const input = await readInputFile(file);

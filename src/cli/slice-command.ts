@@ -106,7 +106,7 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
   if (values.help) return 'help';
   if (positionals.length === 0) throw new UsageError('slice: missing MODEL', 'slice');
   if (positionals.length > MAX_MODELS) throw new UsageError(`slice: at most ${MAX_MODELS} models at a time, got ${positionals.length}`, 'slice');
-  if (!values.output) throw new UsageError(positionals.length > 1 ? 'slice: missing -o DIR' : 'slice: missing -o OUT', 'slice');
+  if (!values.output) throw new UsageError(positionals.length > 1 ? 'missing -o DIR' : 'missing -o OUT', 'slice');
   const overrides = parseSetArgs(values.set ?? []);
   // The dedicated flag wins over a --set of the same setting.
   if (values.support !== undefined) overrides.supportType = parseSupport(values.support);

@@ -1,6 +1,6 @@
 // Uploaded files: stored as blobs, recorded only once the whole body is safely on disk.
 import type { Readable } from 'node:stream';
-import { fileNotFound, payloadTooLarge } from './errors.js';
+import { badRequest, fileNotFound, payloadTooLarge } from './errors.js';
 import { checkExtension, checkFileName, normaliseFileType } from './file-rules.js';
 import { isGuid, newId, normaliseGuid } from './ids.js';
 import type { Metrics } from './metrics.js';
@@ -42,6 +42,12 @@ export class FileService {
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw payloadTooLarge(err.limit);
       throw err;
+    }
+    if (size === 0 && target.type === 'STL') {
+      // a model with no bytes can never slice; the usual cause is a client that sent no body
+      // (curl's `--data-binary @path` with a wrong path sends nothing and, with -s, says nothing)
+      await this.blobs.delete(blobKey).catch(() => undefined);
+      throw badRequest(`'${target.fileName.slice(0, 80)}' is empty: the upload had no bytes (a model file was expected; check the path the client read)`);
     }
     const record: FileRecord = {
       id,

@@ -22,7 +22,7 @@ export function readInlineWorkspace(value: unknown, where: string): InlineWorksp
   if (!isObject(value)) throw badRequest(`${where} must be an object with FileName and WsConfigs`);
   const f = fold(value);
   const fileName = requiredText(f, 'filename').trim();
-  if (!/\.(rvwj|json)$/i.test(fileName)) throw new ApiError('URE001', `${where}.FileName '${fileName.slice(0, 80)}': a Workspace file (.rvwj) is required`);
+  if (!/\.(rvwj|json)$/i.test(fileName)) throw new ApiError('URE001', `${where}.FileName '${fileName.slice(0, 80)}': a Workspace file (.rvwj or .json) is required`);
   const raw = field(f, 'wsconfigs');
   // a large body's workspaces were turned into their text on a worker thread (api/legacy/large-body.ts)
   const bytes = raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : workspaceText(raw, where);

@@ -32,7 +32,7 @@ export class TaskService {
     const primaryType = kind === 'ws' ? 'WS' : 'STL';
     const primaries = files.filter(({ file }) => file.type === primaryType);
     if (primaries.length === 0) {
-      if (kind === 'ws') throw new ApiError('URE001', 'a Workspace file (.rvwj) of type WS is required');
+      if (kind === 'ws') throw new ApiError('URE001', 'a Workspace file (.rvwj or .json) of type WS is required');
       throw badRequest('an STL file of type STL is required');
     }
     if (primaries.length > 1) throw badRequest(`a task slices one ${primaryType} file, not ${primaries.length}`);

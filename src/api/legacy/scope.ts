@@ -1,6 +1,6 @@
 // What every legacy RPC version scope (v0.1, v0.2) sets up: the subscription key (same accounts and
 // keys as v1), its own error envelope, and forgiving bodies: JSON (an empty body too), JSON sent
-// as text/plain, form fields; anything else is handed over unread (UploadFile reads raw bytes).
+// as text/plain or under a form's content type, form fields; anything else is handed over unread (UploadFile reads raw bytes).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { badRequest } from '../../service/errors.js';
@@ -26,7 +26,9 @@ export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVer
     );
   };
   app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, json);
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    // `curl -d '{…}'` labels a JSON body as a form unless told otherwise: no form starts with `{`
+    if (String(body).trimStart().startsWith('{')) return json(req, body, done);
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));

@@ -10,6 +10,7 @@ import { parseLegacyTransform } from '../../service/legacy-transform.js';
 import { readInlineWorkspace, storeInlineWorkspace } from '../../service/legacy-workspace.js';
 import type { FileEntry, StartTaskInput } from '../../service/task-request.js';
 import { envelope } from '../legacy/envelope.js';
+import { requireStlName } from './stl-name.js';
 import { RESULTS, jsonBody, legacyRoute } from '../legacy/schemas.js';
 
 const xyz = (what: string) => ({
@@ -46,7 +47,7 @@ export async function startRoute(app: FastifyInstance, opts: { core: ServiceCore
     const f = fold(req.body);
     const fileId = requiredText(f, 'fileid');
     const fileName = text(f, 'filename');
-    if (fileName !== undefined && !/\.stl$/i.test(fileName.trim())) throw badRequest(`filename '${fileName.slice(0, 80)}' must end in .stl`);
+    if (fileName !== undefined) requireStlName(fileName, 'filename');
     const config = readInlineWorkspace(field(f, 'configfile'), 'configfile');
     const input: StartTaskInput = { files: [{ fileId: fileId.trim() }], settings: legacySettings(f, { withConfigFile: !!config }) };
     const transform = parseLegacyTransform(f);

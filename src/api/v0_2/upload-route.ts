@@ -12,6 +12,7 @@ import { fold, text } from '../../service/legacy-keys.js';
 import type { FileRecord } from '../../service/model.js';
 import { envelope } from '../legacy/envelope.js';
 import { RESULTS, legacyRoute } from '../legacy/schemas.js';
+import { requireStlName } from './stl-name.js';
 
 const TYPE = 'STL';
 
@@ -74,6 +75,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
       }
       const fileName = name ?? part.filename;
       if (!fileName) throw badRequest('FileName is required (a form field before the file, or ?filename=)');
+      requireStlName(fileName, 'FileName');
       file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), wholePart(part.file, req.raw));
     }
     if (!file) throw badRequest('the form has no file field: send the STL as the field `file`');
@@ -82,6 +84,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
 
   async function fromRawBody(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
     if (!name) throw badRequest('filename is required: send multipart (FileName + file) or the raw bytes with ?filename=');
+    requireStlName(name, 'filename');
     const target = core.files.checkUpload(TYPE, name);
     const body = (req.body as Readable | undefined) ?? req.raw;
     return core.files.upload(req.accountId, target, body);
