@@ -456,6 +456,16 @@ test('--set values are typed from their text; --support maps n/e/b', () => {
   assert.deepEqual([parseSupport('n'), parseSupport('e'), parseSupport('B')], ['none', 'everywhere', 'buildplate']);
   assert.throws(() => parseSupport('x'), /--support/);
   assert.throws(() => parseSetArgs(['=3']), /key=value/);
+  // names of Object.prototype's members are plain keys (validation then calls them unknown settings)
+  assert.throws(() => parseSupport('constructor'), /--support/);
+  assert.deepEqual(Object.keys(parseSetArgs(['__proto__=1', 'constructor=2'])), ['__proto__', 'constructor']);
+});
+
+test('--set __proto__=1 is an unknown setting, not silently dropped', () => {
+  const r = stratum('slice', cube, '-o', join(work, 'proto.gcode'), '--set', '__proto__=1');
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /unknown setting "__proto__"/);
+  assert.equal(existsSync(join(work, 'proto.gcode')), false);
 });
 
 test('atomic writes replace regular files only: links keep pointing, pipes are written in place', async () => {

@@ -201,6 +201,24 @@ test('3MF zip bombs are refused before they are inflated whole, whatever size th
   assert.equal(parseModel(zip({ '3D/3dmodel.model': spaced }), 'spaced.3mf').mesh.indices.length, 36);
 });
 
+test('3MF component bombs: 15 levels of 10 components are refused at once; a unit named like a prototype key is unknown', () => {
+  // a 5 KB file that would place 10^15 empty objects: it tied a slicing worker up until the task timeout
+  let objects = '<object id="0" type="model"><mesh><vertices></vertices><triangles></triangles></mesh></object>';
+  for (let k = 1; k <= 15; k++) objects += `<object id="${k}" type="model"><components>${`<component objectid="${k - 1}"/>`.repeat(10)}</components></object>`;
+  const started = performance.now();
+  badModel(() => parseModel(zip({ '3D/3dmodel.model': model3mf('millimeter', objects, '<item objectid="15"/>') }), 'bomb.3mf'), /places more than 100,000 objects/);
+  assert.ok(performance.now() - started < 5000);
+  // a fan-out that stays within the bound still reads: 3 levels of 10 cubes, 1,000 cubes
+  let fan = meshObject(0, cube);
+  for (let k = 1; k <= 3; k++) fan += `<object id="${k}" type="model"><components>${`<component objectid="${k - 1}"/>`.repeat(10)}</components></object>`;
+  assert.equal(parseModel(zip({ '3D/3dmodel.model': model3mf('millimeter', fan, '<item objectid="3"/>') }), 'fan.3mf').mesh.indices.length, 36_000);
+  for (const unit of ['constructor', 'toString', '__proto__']) {
+    const { mesh, warnings } = parseModel(zip({ '3D/3dmodel.model': model3mf(unit, meshObject(1, cube), '<item objectid="1"/>') }), 'u.3mf');
+    assert.match(warnings.join(), /unknown unit .* millimetres assumed/, unit);
+    assert.ok(Array.from(mesh.positions).every(Number.isFinite), unit);
+  }
+});
+
 test('hostile input: random bytes, truncations and huge counts never crash or hang', () => {
   const objText = 'v 0 0 0\nv 10 0 0\nv 0 10 0\nv 0 0 10\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n';
   const samples: Uint8Array[] = [

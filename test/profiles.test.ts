@@ -304,6 +304,9 @@ G28 ; home&#10;G1 Z5 F3000
     const bad: Array<[string, RegExp]> = [
       ['<!DOCTYPE c [<!ENTITY x "y">]><configuration/>', /DOCTYPE/],
       ['<configuration><setting name="layerHeight">&x;</setting></configuration>', /entity/],
+      // names of Object.prototype's members are unknown entities too, not its functions as text
+      ['<configuration><setting name="machineName">&constructor;</setting></configuration>', /unknown entity &constructor;/],
+      ['<configuration><setting name="machineName">&toString;</setting></configuration>', /unknown entity &toString;/],
       ['<configuration><setting name="layerHeight">0.2</setting>', /configuration/],
       ['<configuration><setting name="layerHeight">0.2</configuration>', /setting/],
       ['<configuration><setting name="layerHeight"><b>0.2</b></setting></configuration>', /nested/],

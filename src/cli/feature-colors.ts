@@ -56,7 +56,9 @@ const BY_TYPE: Record<string, CategoryKey> = {
 };
 
 export function categoryOf(type: string): CategoryKey {
-  return BY_TYPE[type.trim().toLowerCase()] ?? 'other';
+  const key = type.trim().toLowerCase();
+  // own keys only: a file's `;TYPE:constructor` is just an unknown type
+  return Object.hasOwn(BY_TYPE, key) ? BY_TYPE[key] : 'other';
 }
 
 export function category(key: CategoryKey): FeatureCategory {

@@ -26,7 +26,8 @@ export function parseSetArgs(args: readonly string[]): Record<string, unknown> {
     const eq = arg.indexOf('=');
     const key = eq < 0 ? '' : arg.slice(0, eq).trim();
     if (!key) throw new UsageError(`--set expects key=value, got "${arg}"`, 'slice');
-    out[key] = parseSetValue(arg.slice(eq + 1));
+    // an own key whatever it is called: `--set __proto__=1` must reach validation as an unknown setting
+    Object.defineProperty(out, key, { value: parseSetValue(arg.slice(eq + 1)), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -42,7 +43,8 @@ const SUPPORT_TYPES: Record<string, 'none' | 'everywhere' | 'buildplate'> = {
 
 /** `--support n|e|b` (or the full names) → the supportType setting. */
 export function parseSupport(text: string): 'none' | 'everywhere' | 'buildplate' {
-  const type = SUPPORT_TYPES[text.trim().toLowerCase()];
+  const name = text.trim().toLowerCase();
+  const type = Object.hasOwn(SUPPORT_TYPES, name) ? SUPPORT_TYPES[name] : undefined;
   if (!type) throw new UsageError(`--support takes n (none), e (everywhere) or b (buildplate), got "${text}"`, 'slice');
   return type;
 }

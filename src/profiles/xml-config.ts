@@ -79,7 +79,8 @@ function decodeText(c: Cursor, raw: string, at: number): string {
       if (!valid) c.fail(`bad character reference &${ref};`, at + offset);
       return String.fromCodePoint(code);
     }
-    const value = PREDEFINED[ref];
+    // own keys only: `&constructor;` must not find Object.prototype's
+    const value = Object.hasOwn(PREDEFINED, ref) ? PREDEFINED[ref] : undefined;
     if (value === undefined) c.fail(`unknown entity &${ref}; (only &lt; &gt; &amp; &quot; &apos;)`, at + offset);
     return value;
   });

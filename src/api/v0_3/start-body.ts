@@ -17,7 +17,7 @@ function renameKeys(obj: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     const name = CANONICAL.get(k.toLowerCase()) ?? k;
-    if (!(name in out)) out[name] = v;
+    if (!Object.hasOwn(out, name)) Object.defineProperty(out, name, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -9,6 +9,8 @@ import { scanXml, type XmlAttributes } from './xml-scan.js';
 const UNIT_MM: Record<string, number> = { micron: 0.001, millimeter: 1, centimeter: 10, inch: 25.4, foot: 304.8, meter: 1000 };
 /** 3MF affine transform in the file's order: m00 m01 m02 m10 m11 m12 m20 m21 m22 m30 m31 m32 (row vectors). */
 type Transform = number[];
+/** Objects a build may place, counting every component reached through every path. */
+const MAX_PLACEMENTS = 100_000;
 const IDENTITY: Transform = [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0];
 const MODEL_REL = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
 
@@ -113,7 +115,7 @@ function parseModelPart(xml: Uint8Array, name: string): ModelPart {
         case 'model': {
           const u = a.get('unit');
           if (u !== undefined) {
-            if (UNIT_MM[u] !== undefined) part.unit = UNIT_MM[u];
+            if (Object.hasOwn(UNIT_MM, u)) part.unit = UNIT_MM[u];
             else badUnit = u;
           }
           return;
@@ -169,8 +171,13 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   const positions = new Growable(new Float64Array(3 * 1024));
   const indices = new Growable(new Uint32Array(3 * 1024));
   let skipped = 0;
+  let placements = 0;
   const place = (partPath: string, objectId: string, m: Transform, depth: number): void => {
     if (depth > 16) throw badModel('3MF: components nest deeper than 16 levels (a cycle?)');
+    // depth alone does not bound the work: 15 levels of 10 components each place 10^15 objects
+    if (++placements > MAX_PLACEMENTS) {
+      throw badModel(`3MF: the build places more than ${MAX_PLACEMENTS.toLocaleString('en-US')} objects (components repeated inside components)`);
+    }
     const part = partOf(partPath);
     const obj = part.objects.get(objectId);
     if (!obj) throw badModel(`3MF: a build item or component refers to object ${objectId}, which does not exist`);
