@@ -1,7 +1,7 @@
 // Interface v0.1 over HTTP: the scripted client's whole flow (clients/v0_1-client.ts) with the
 // workspace inline, the one-time download shared with v0.2, and ProvideFile's refusals.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runV01Flow } from '../clients/v0_1-client.js';
@@ -105,6 +105,40 @@ describe('v0.1 over HTTP', () => {
       assert.equal(r.body.error.errorCode, code, what);
       assert.match(r.body.error.errorMessage, message, `${what}: ${r.body.error.errorMessage}`);
     }
+  });
+
+  test('values nested thousands of levels deep are the client\'s mistake (400) on every path, small body or large', async () => {
+    // each of these answered 500: JSON.stringify in a message or of an inline workspace, or the
+    // large-body thread, overflowed the stack
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const ws = JSON.stringify(workspaceFromStl(CUBE_STL, [110, 110], 0.5));
+    const raw = (path: string, text: string) => call(t.url, path, { key: t.key, body: text, headers: { 'Content-Type': 'application/json' } });
+    const provide = `{"supportType":"n","printerModel":"Creality Ender 3","configPresetName":"Recommended","file":{"FileName":"d.rvwj","WsConfigs":{"Models":[],"x":${deep(5000)}}}`;
+    const up = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: readFileSync(CUBE_STL), headers: { 'Content-Type': 'application/octet-stream' } });
+    const start = `{"fileid":"${up.body.result.fileId}","filename":"cube.stl","supporttype":"n","printermodel":"CR-10","junk":${deep(20000)},"configfile":{"FileName":"a.rvwj","WsConfigs":${JSON.stringify(ws)}}`;
+    // the workspace as a string is parsed by the workspace reader: its message names the place
+    const deepIndex = ws.replace(/"ModelIndices":\[/, `"ModelIndices":[${deep(6000)},`);
+    const asString = `{"supportType":"n","printerModel":"Creality Ender 3","configPresetName":"Recommended","file":{"FileName":"s.rvwj","WsConfigs":${JSON.stringify(deepIndex)}}`;
+    const cases: Array<[string, string, string, RegExp]> = [
+      ['v0.1 inline workspace object', '/v0.1/ProvideFile', provide + '}', /more than 100 levels deep/],
+      ['the same, over 1 MiB', '/v0.1/ProvideFile', provide + ' '.repeat(1_200_000) + '}', /more than 100 levels deep/],
+      ['v0.2 deep field beside a configfile', '/v0.2/StartSlicingTask', start + '}', /more than 100 levels deep/],
+      ['the same, over 1 MiB', '/v0.2/StartSlicingTask', start + ' '.repeat(1_200_000) + '}', /more than 100 levels deep/],
+      ['v0.1 workspace string with a deep index', '/v0.1/ProvideFile', asString + '}', /ModelIndices\[0\] is an array: not an index/],
+    ];
+    for (const [what, path, text, message] of cases) {
+      const r = await raw(path, text);
+      assert.equal(r.status, 400, `${what}: ${r.text.slice(0, 300)}`);
+      assert.equal(r.body.error.errorCode, 'URE000', what);
+      assert.match(r.body.error.errorMessage, message, `${what}: ${r.body.error.errorMessage}`);
+    }
+    // v1: an uploaded workspace file with a deep value
+    const wsUp = await call(t.url, '/v1/upload/WS/deep.rvwj', { key: t.key, method: 'POST', body: deepIndex, headers: { 'Content-Type': 'application/octet-stream' } });
+    assert.equal(wsUp.status, 200, wsUp.text);
+    const v1 = await call(t.url, '/v1/ws/tasks', { key: t.key, method: 'POST', json: { files: [{ fileId: wsUp.body.fileId, type: 'WS' }], settings: { printerModel: 'CR-10' } } });
+    assert.equal(v1.status, 400, v1.text.slice(0, 300));
+    assert.equal(v1.body.errorCode, 'URE000');
+    assert.match(v1.body.message, /ModelIndices\[0\] is an array: not an index/);
   });
 
   test('v0.1 has no UploadFile or StartSlicingTask', async () => {

@@ -2,6 +2,7 @@
 // the text values of an XML configuration. Unknown keys are rejected with close names suggested;
 // values must have the schema's type and lie in its range. Strings are turned into numbers or
 // booleans only when the caller says the source is text (`fromText`: the XML path).
+import { describeValue } from './describe-value.js';
 import type { SliceSettings } from '../engine/settings.js';
 import { DECIMAL_TEXT } from '../engine/mesh/text-scan.js';
 import { SettingsError } from './errors.js';
@@ -42,16 +43,8 @@ function unknownKey(key: string): SettingsError {
   return new SettingsError('UNKNOWN_KEY', key, `unknown setting "${shown}"${hint}`, suggestions);
 }
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
-  if (typeof value === 'number') return String(value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : String(value);
-}
-
 function badValue(spec: SettingSpec, value: unknown, expected: string): SettingsError {
-  return new SettingsError('BAD_VALUE', spec.key, `${spec.key} must be ${expected}, got ${describe(value)}`);
+  return new SettingsError('BAD_VALUE', spec.key, `${spec.key} must be ${expected}, got ${describeValue(value)}`);
 }
 
 function rangeText(spec: SettingSpec & { min: number; max: number }): string {
@@ -118,7 +111,7 @@ export function validateValue(key: string, value: unknown, options: ValidateOpti
 export function validateOverrides(obj: unknown, options: ValidateOptions = {}): Partial<SliceSettings> {
   if (obj === undefined || obj === null) return {};
   if (typeof obj !== 'object' || Array.isArray(obj)) {
-    throw new SettingsError('BAD_VALUE', '', `overrides must be an object of setting names and values, got ${describe(obj)}`);
+    throw new SettingsError('BAD_VALUE', '', `overrides must be an object of setting names and values, got ${describeValue(obj)}`);
   }
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(obj)) {

@@ -6,6 +6,7 @@
 import { ApiError } from '../../service/errors.js';
 import { isObject } from '../../service/legacy-keys.js';
 import { readInlineWorkspace } from '../../service/legacy-workspace.js';
+import { checkLegacyDepth } from './json-depth.js';
 
 /** What the fields other than the workspaces may weigh, as JSON. */
 export const MAX_OTHER_FIELDS_BYTES = 1024 * 1024;
@@ -31,6 +32,7 @@ export function parseGuarded(text: string): unknown {
 }
 
 export function lightBody(text: string): LightBody {
+  checkLegacyDepth(text);
   const body = parseGuarded(text);
   const buffers: ArrayBuffer[] = [];
   if (!isObject(body)) return { body, buffers };

@@ -9,6 +9,7 @@ import { authenticate } from '../auth.js';
 import { notFoundHandler } from '../errors.js';
 import { lenientJsonParser } from '../json-body.js';
 import { legacyErrorHandler } from './envelope.js';
+import { checkLegacyDepth } from './json-depth.js';
 import { LARGE_BODY_BYTES, parseLargeBody } from './large-body.js';
 
 export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVersion: string): void {
@@ -19,7 +20,15 @@ export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVer
   const small = lenientJsonParser(app);
   // inline workspaces make bodies of many MB: those are parsed on a worker thread (large-body.ts)
   const json = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void): void => {
-    if (body.length <= LARGE_BODY_BYTES) return small(req, body, done);
+    if (body.length <= LARGE_BODY_BYTES) {
+      // the large-body thread makes the same check (light-body.ts), off this thread
+      try {
+        checkLegacyDepth(typeof body === 'string' ? body : body.toString('utf8'));
+      } catch (err) {
+        return done(err as Error);
+      }
+      return small(req, body, done);
+    }
     parseLargeBody(typeof body === 'string' ? body : body.toString('utf8')).then(
       (parsed) => done(null, parsed),
       (err: Error) => done(err),

@@ -1,5 +1,6 @@
 // One model's triangle list from a workspace entry, every value checked: points are finite numbers
 // within a sane size, indices whole numbers that index the points, three a triangle.
+import { describeValue } from '../../profiles/describe-value.js';
 import type { Mesh } from '../../engine/types.js';
 import { failAt } from './workspace-error.js';
 import { isObject, keyName, prop, type JsonObject } from './keys.js';
@@ -23,8 +24,8 @@ export function readPoint(v: unknown, path: string): [number, number, number] {
   for (let a = 0; a < 3; a++) {
     const c = xyz[a];
     const at = isObject(v) ? `${path}.${keyName(v, 'XYZ'[a]!)}` : `${path}[${a}]`;
-    // (1e309 arrives as Infinity, which JSON.stringify would call null)
-    if (typeof c !== 'number' || !Number.isFinite(c)) failAt(at, `must be a finite number, not ${typeof c === 'number' ? String(c) : (JSON.stringify(c) ?? 'nothing')}`);
+    // (1e309 arrives as Infinity, which describeValue shows as such)
+    if (typeof c !== 'number' || !Number.isFinite(c)) failAt(at, `must be a finite number, not ${describeValue(c)}`);
     if (Math.abs(c) > MAX_COORDINATE_MM) failAt(at, `is ${c} mm, beyond ±${MAX_COORDINATE_MM} mm`);
   }
   return [x as number, y as number, z as number];
@@ -53,7 +54,7 @@ export function readMesh(model: JsonObject, at: string, positionsKey: string, in
       const v = rawIndices[i];
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= positions.length) {
         const range = positions.length === 0 ? 'which holds no point' : `(0…${positions.length - 1})`;
-        failAt(`${at}.${iKey}[${i}]`, `is ${JSON.stringify(v) ?? 'nothing'}: not an index into ${pKey} ${range}`);
+        failAt(`${at}.${iKey}[${i}]`, `is ${describeValue(v)}: not an index into ${pKey} ${range}`);
       }
       indices[i] = v;
     }

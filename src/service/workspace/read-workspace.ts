@@ -2,6 +2,7 @@
 // in absolute bed millimetres (ModelPositions, a triangle list indexed by ModelIndices), so models
 // keep their position. Every key is accepted in either casing; every value is checked, and a problem
 // is reported with its JSON path as the file spells it (`Models[1].ModelIndices[42] …`).
+import { describeValue } from '../../profiles/describe-value.js';
 import type { Mesh, ModelInput } from '../../engine/types.js';
 import { NAME_CONTROL } from '../../engine/output/comment-text.js';
 import { isObject, keyName, prop, type JsonObject } from './keys.js';
@@ -97,7 +98,7 @@ function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
   const m: WorkspaceModifier = { name, path: at, priority, mesh, box: meshBox(mesh) };
   if (density !== undefined && density !== null) {
     if (typeof density !== 'number' || !Number.isFinite(density) || density < 0 || density > 1) {
-      failAt(`${metaAt}.${modifierKey}.${densityKey}`, `must be a number from 0 (no infill) to 1 (solid), not ${JSON.stringify(density)}`);
+      failAt(`${metaAt}.${modifierKey}.${densityKey}`, `must be a number from 0 (no infill) to 1 (solid), not ${describeValue(density)}`);
     }
     if (fileReference !== undefined) failAt(`${metaAt}.${modifierKey}.${densityKey}`, `and FileReference exclude each other: modifier '${name}' takes one or the other`);
     m.fillDensity = density;
@@ -134,7 +135,7 @@ function readPriority(meta: JsonObject, at: string): number {
   const v = prop(meta, 'SlicingPriority');
   if (v === undefined || v === null) return 0;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 1_000_000) {
-    failAt(`${at}.${keyName(meta, 'SlicingPriority')}`, `must be a whole number ≥ 0, not ${JSON.stringify(v)}`);
+    failAt(`${at}.${keyName(meta, 'SlicingPriority')}`, `must be a whole number ≥ 0, not ${describeValue(v)}`);
   }
   return v;
 }
@@ -152,7 +153,7 @@ function readBounds(model: JsonObject, at: string): void {
   if (!Array.isArray(indices)) failAt(`${at}.${iKey}`, 'must be an array of point indices');
   indices.forEach((v, j) => {
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= Math.max(points.length, 1)) {
-      failAt(`${at}.${iKey}[${j}]`, `is ${JSON.stringify(v)}: not an index into ${pKey}`);
+      failAt(`${at}.${iKey}[${j}]`, `is ${describeValue(v)}: not an index into ${pKey}`);
     }
   });
 }
