@@ -2,7 +2,7 @@
 // placement (position, scale, rotation) checked on the printed G-code, and the legacy envelopes,
 // key casings and error codes.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -207,7 +207,24 @@ describe('v0.2 over HTTP', () => {
     const v1Empty = await call(t.url, '/v1/upload/STL/cube.stl', { key: t.key, method: 'POST', body: new Uint8Array(0), headers: { 'Content-Type': 'application/octet-stream' } });
     assert.equal(v1Empty.status, 400, v1Empty.text);
     assert.equal(v1Empty.body.errorCode, 'URE000');
-    // nothing of the four refused uploads is left on disk
+    // a form refused after its file was stored: a second file part, too many fields
+    const stl = new Uint8Array(readFileSync(CUBE_STL));
+    const twoFiles = new FormData();
+    twoFiles.append('FileName', 'a.stl');
+    twoFiles.append('file', new Blob([stl]), 'a.stl');
+    twoFiles.append('file2', new Blob([stl]), 'b.stl');
+    const manyFields = new FormData();
+    manyFields.append('FileName', 'a.stl');
+    manyFields.append('file', new Blob([stl]), 'a.stl');
+    for (let i = 0; i < 25; i++) manyFields.append(`f${i}`, 'x');
+    for (const [form, message] of [[twoFiles, /more than one file part/], [manyFields, /too many fields/]] as const) {
+      const res = await fetch(`${t.url}/v0.2/UploadFile`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': t.key }, body: form });
+      const body = await res.json();
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(body.error.errorCode, 'URE000');
+      assert.match(body.error.errorMessage, message);
+    }
+    // nothing of the refused uploads is left on disk
     assert.equal(stored(), before);
   });
 

@@ -48,6 +48,10 @@ async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult
   } catch (err) {
     // busboy's errors are plain Errors; the plugin's own (limits) carry their status
     if (err instanceof Error && !('statusCode' in err)) throw badRequest(`the multipart/form-data body cannot be read: ${err.message}`);
+    // a count limit is a form that is not the one this call takes (the size limit stays 413)
+    const code = (err as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT') throw badRequest('the form has more than one file part: send one STL as the field `file`');
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw badRequest('the form has too many fields: send FileName and the file');
     throw err;
   }
 }
@@ -61,6 +65,17 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
   await app.register(multipart, { limits, preservePath: true });
 
   async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
+    let stored: FileRecord | undefined;
+    try {
+      return await readForm(req, name, (file) => (stored = file));
+    } catch (err) {
+      // refused after the file was stored (a second file part, too many fields): keep nothing
+      if (stored) await core.files.delete(req.accountId, stored.id).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async function readForm(req: FastifyRequest, name: string | undefined, onStored: (file: FileRecord) => void): Promise<FileRecord> {
     let file: FileRecord | undefined;
     const parts = req.parts();
     for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
@@ -77,6 +92,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
       if (!fileName) throw badRequest('FileName is required (a form field before the file, or ?filename=)');
       requireStlName(fileName, 'FileName');
       file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), wholePart(part.file, req.raw));
+      onStored(file);
     }
     if (!file) throw badRequest('the form has no file field: send the STL as the field `file`');
     return file;
