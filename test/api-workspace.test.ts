@@ -182,14 +182,16 @@ describe('workspace tasks over HTTP', () => {
       assert.ok(done.warnings?.some((w: string) => /'soft\.pcsv': 5 of 16 hardness values \(range 40…100\)/.test(w)), JSON.stringify(done.warnings));
     });
 
-    test('a NaN in the cloud fails the task (SF000) naming the voxel; an unknown filament is URE003', async () => {
-      const nan = encodePointCloud(Array.from({ length: 16 }, (_, i) => (i === 5 ? NaN : 70)));
-      const pc = (await upload(t, 'PC_SV', 'soft.pcsv', nan)).body.fileId;
-      const start = await startWs(await uploadWs(pcWorkspace('soft.pcsv')), [pcEntry(pc, { filamentName: 'Generic_TPU95A' })]);
-      assert.equal(start.status, 200, start.text);
-      const failed = await waitForStatus(t, 'ws', start.body.taskId, ['finished', 'failed'], 60_000);
-      assert.equal(failed.error?.errorCode, 'SF000');
-      assert.match(failed.error.message, /value \[1\]\[0\]\[1\] \(byte 40\) is NaN/);
+    test('a NaN or an infinity in the cloud is refused at start (URE000) naming the voxel; an unknown filament is URE003', async () => {
+      for (const [bad, shown] of [[NaN, 'NaN'], [-Infinity, '-Infinity']] as const) {
+        const values = encodePointCloud(Array.from({ length: 16 }, (_, i) => (i === 5 ? bad : 70)));
+        const id = (await upload(t, 'PC_SV', 'soft.pcsv', values)).body.fileId;
+        const start = await startWs(await uploadWs(pcWorkspace('soft.pcsv')), [pcEntry(id, { filamentName: 'Generic_TPU95A' })]);
+        assert.equal(start.status, 400, start.text);
+        assert.equal(start.body.errorCode, 'URE000');
+        assert.match(start.body.message, new RegExp(`^point cloud 'soft\\.pcsv': value \\[1\\]\\[0\\]\\[1\\] \\(byte 40\\) is ${shown}, not a hardness`));
+      }
+      const pc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud)).body.fileId;
       const unknown = await startWs(await uploadWs(pcWorkspace('soft.pcsv')), [pcEntry(pc, { filamentName: 'Generic_TPU96X' })]);
       assert.equal(unknown.status, 404, unknown.text);
       assert.equal(unknown.body.errorCode, 'URE003');

@@ -1,5 +1,6 @@
 // Task start of a workspace task: reads the WS file, validates it and its point-cloud references
-// (URE000 naming the JSON path), and records the PC_SV files the worker will need.
+// (URE000 naming the JSON path) and the values of its point clouds, and records the PC_SV files the
+// worker will need.
 import type { BlobStore } from '../ports.js';
 import { badRequest } from '../errors.js';
 import type { FileRecord, SliceRequest } from '../model.js';
@@ -7,12 +8,15 @@ import { settingsErrorToApi } from '../settings-check.js';
 import type { FileEntry } from '../task-request.js';
 import { checkWorkspaceBytes } from './check-off-thread.js';
 import type { PointCloudEntry } from './check-workspace.js';
+import { readPointCloud } from './point-cloud.js';
 
 /**
  * Workspaces above this size are only checked by the slicing worker (a failed task, SF000): the
  * check thread would need about 15× the file size in memory.
  */
 const MAX_CHECKED_AT_START = 64 * 1024 * 1024;
+/** Point clouds up to this size (2 million values) have their values checked at start, on this thread (a few ms). */
+const MAX_CLOUD_CHECKED_AT_START = 16 * 1024 * 1024;
 
 export async function checkWorkspaceTask(
   blobs: BlobStore,
@@ -33,6 +37,16 @@ export async function checkWorkspaceTask(
       arrayDimensions: entry.arrayDimensions!,
       ...((entry.filamentName ?? request.filament) ? { filament: entry.filamentName ?? request.filament } : {}),
     }));
+  }
+  // the clouds' values too (a NaN is the client's mistake, better said now than as a failed task)
+  for (const { entry, file } of pcsv) {
+    if (file.size > MAX_CLOUD_CHECKED_AT_START) continue;
+    const bytes = await blobs.read(file.blobKey);
+    try {
+      readPointCloud(bytes, entry.arrayDimensions!, file.fileName);
+    } catch (err) {
+      throw badRequest((err as Error).message);
+    }
   }
   if (wsFile.size > MAX_CHECKED_AT_START) return [];
   try {
