@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sqlite } from '../src/store/sqlite/driver.js';
@@ -212,6 +213,40 @@ describe('v1 errors', () => {
     assertError(await call(t.url, `/v1/output/${'a'.repeat(1001)}/download`, { key: t.key }), 404, 'URE006');
     assertError(await call(t.url, '/v1/files/%zz', { key: t.key }), 404, 'URE006');
     assertError(await call(t.url, '/nope%zz', { key: t.key }), 400, 'URE000');
+  });
+
+  test('requests Node\'s HTTP parser refuses answer URE000 in the interface body, or the envelope of the legacy version named', async () => {
+    const { port } = new URL(t.url);
+    /** writes `raw` on a fresh connection and reads until the server closes it */
+    const rawExchange = (raw: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(raw));
+        let got = '';
+        socket.setEncoding('latin1');
+        socket.on('data', (d: string) => (got += d));
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+        socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to ${JSON.stringify(raw.slice(0, 60))}`)));
+      });
+    const answer = async (raw: string) => {
+      const text = await rawExchange(raw);
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+      return { status, body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) };
+    };
+    const key = `Ocp-Apim-Subscription-Key: ${t.key}`;
+    const twoLengths = await answer(`POST /v1/stl/tasks HTTP/1.1\r\nHost: x\r\n${key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`);
+    assert.equal(twoLengths.status, 400);
+    assert.equal(twoLengths.body.errorCode, 'URE000');
+    assert.match(twoLengths.body.message, /not valid HTTP\/1\.1 .*Content-Length/);
+    const badChunk = await answer(`POST /v0.2/GetProgress HTTP/1.1\r\nHost: x\r\n${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`);
+    assert.equal(badChunk.status, 400);
+    assert.equal(badChunk.body.apiVersion, '0.2');
+    assert.equal(badChunk.body.error.errorCode, 'URE000');
+    const hugeHeader = await answer(`GET /v1/stl/tasks HTTP/1.1\r\nHost: x\r\n${key}\r\nX-Junk: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.equal(hugeHeader.status, 431);
+    assert.equal(hugeHeader.body.errorCode, 'URE000');
+    // the server reads the next request as ever
+    assert.equal((await call(t.url, '/v1/stl/tasks', { key: t.key })).status, 200);
   });
 
   test('413 on uploads over the limit, by Content-Length or while streaming; nothing is kept', async () => {

@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { ENGINE_VERSION } from '../engine/version.js';
 import type { ServiceCore } from '../service/embedded-runtime.js';
 import { labelKey } from '../service/metrics.js';
+import { clientErrorHandler } from './client-error.js';
 import { interfaceErrorHandler, notFoundHandler } from './errors.js';
 import { frameworkErrorHandler } from './framework-errors.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -41,6 +42,8 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // longer parameters and undecodable paths: the interface's error bodies, not fastify's
     frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH, (req, reply) => countRequest(req, reply, 'unmatched')),
+    // and what Node's HTTP parser refuses before fastify sees a request
+    clientErrorHandler: clientErrorHandler(core.log as FastifyBaseLogger),
   });
 
   const streams = new Set<ServerResponse>();
