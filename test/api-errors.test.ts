@@ -249,6 +249,18 @@ describe('v1 errors', () => {
     assert.equal((await call(t.url, '/v1/stl/tasks', { key: t.key })).status, 200);
   });
 
+  test('uploads take the bytes whatever the Content-Type, even one that is not a media type; a task start wants JSON (415)', async () => {
+    const stl = readFileSync(CUBE_STL);
+    for (const type of ['garbage', 'a;b', '/', 'model/stl', 'text/plain']) {
+      const v1 = await call(t.url, '/v1/upload/STL/cube.stl', { key: t.key, method: 'POST', body: stl, headers: { 'Content-Type': type } });
+      assert.equal(v1.status, 200, `${type}: ${v1.text}`);
+      const v02 = await call(t.url, '/v0.2/UploadFile?filename=cube.stl', { key: t.key, body: stl, headers: { 'Content-Type': type } });
+      assert.equal(v02.status, 200, `${type}: ${v02.text}`);
+    }
+    const form = await call(t.url, '/v1/stl/tasks', { key: t.key, method: 'POST', body: 'a=b', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    assertError(form, 415, 'URE000', /send application\/json/);
+  });
+
   test('413 on uploads over the limit, by Content-Length or while streaming; nothing is kept', async () => {
     const blobs = join(t.dataDir, 'blobs');
     const before = dirFiles(join(blobs, 'files')).length;

@@ -12,6 +12,7 @@ import { fold, text } from '../../service/legacy-keys.js';
 import type { FileRecord } from '../../service/model.js';
 import { envelope } from '../legacy/envelope.js';
 import { RESULTS, legacyRoute } from '../legacy/schemas.js';
+import { readAnyContentTypeAsBytes } from '../raw-body-content-type.js';
 import { requireStlName } from './stl-name.js';
 
 const TYPE = 'STL';
@@ -62,6 +63,9 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
   // one byte over the limit reaches the blob store, which then refuses the file (413); the part's
   // file name as sent (busboy would cut `../../x.stl` to `x.stl`), so the v1 name rule refuses a path
   const limits = { fileSize: limit + 1, files: 1, fields: 20, fieldSize: 64 * 1024 };
+  // the raw bytes whatever the type says (the scope reads text/plain as JSON for the other calls)
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
   await app.register(multipart, { limits, preservePath: true });
 
   async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
@@ -119,6 +123,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
         const declared = Number(req.headers['content-length']);
         // multipart adds a few hundred bytes of its own
         if (Number.isFinite(declared) && declared > limit + 64 * 1024) throw payloadTooLarge(limit);
+        await readAnyContentTypeAsBytes(req);
       },
     },
     async (req: FastifyRequest, reply: FastifyReply) => {

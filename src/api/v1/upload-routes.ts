@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError, payloadTooLarge } from '../../service/errors.js';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
+import { readAnyContentTypeAsBytes } from '../raw-body-content-type.js';
 import { V1_SECURITY, errorResponses } from '../schemas.js';
 
 interface UploadParams {
@@ -17,6 +18,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { core: ServiceCo
   // any Content-Type: the body is handed over unread
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  app.addHook('onRequest', readAnyContentTypeAsBytes);
 
   app.post<{ Params: UploadParams }>(
     '/upload/:fileType/:fileName',
