@@ -34,6 +34,10 @@ describe('/oauth2/token refusals', () => {
     const ok = await token(form, 'application/x-www-form-urlencoded', basic(`${encodeURIComponent(keyId)}:${t.key}`));
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.token_type, 'Bearer');
+    // one way of authenticating per request (RFC 6749 §2.3.1): Basic and a client_secret in the body is refused
+    const both = await token(`${form}&client_id=${encodeURIComponent(keyId)}&client_secret=${t.key}`, 'application/x-www-form-urlencoded', basic(`${encodeURIComponent(keyId)}:${t.key}`));
+    assertOAuthError(both, 400, 'invalid_request');
+    assert.match(both.body.error_description, /one way/);
   });
 
   test('bodies the framework refuses are invalid_request in the same shape, not an empty {}', async () => {

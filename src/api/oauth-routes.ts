@@ -80,6 +80,10 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
       if (basic === 'malformed') {
         return oauthError(reply, 400, 'invalid_request', 'the Basic credentials are not valid percent-encoding');
       }
+      // RFC 6749 §2.3.1: one way of authenticating per request (Basic silently won before)
+      if (basic && body.client_secret !== undefined) {
+        return oauthError(reply, 400, 'invalid_request', 'send the client credentials one way: HTTP Basic or client_secret in the body, not both');
+      }
       const id = basic?.id ?? body.client_id;
       const secret = basic?.secret ?? body.client_secret;
       if (!id || !secret) return oauthError(reply, 400, 'invalid_request', 'client_id and client_secret are required');
