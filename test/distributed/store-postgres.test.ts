@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { openDistributedStores, type DistributedStores } from '../../src/store/distributed-stores.js';
 import { applyMigrations } from '../../src/store/postgres/migrate.js';
+import { openPool, withTransaction } from '../../src/store/postgres/pg-pool.js';
 import { MIGRATIONS } from '../../src/store/postgres/migrations/index.js';
 import { contractTask, storeContract } from '../store-contract.js';
 import { startPgServer, type PgServer } from './pg-server.js';
@@ -138,6 +139,30 @@ describe('PostgreSQL stores (distributed only)', () => {
       assert.equal(got[got.length - 1], 0.3, 'live again');
     } finally {
       await peer.close();
+    }
+  });
+
+  test('a connection lost while checked out (inside a transaction) fails that transaction, not the process', async () => {
+    const errors: unknown[] = [];
+    const pool = openPool(url, { applicationName: 'stratum-checked-out', onError: (err) => errors.push(err) });
+    try {
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const outcome = withTransaction(pool, async (client) => {
+        await client.query('SELECT 1');
+        // the server drops this connection between two queries of the transaction: pg emits 'error'
+        // on the checked-out client, which had no listener and ended the process (a worker, for good)
+        await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'stratum-checked-out'`);
+        await sleep(200);
+        await client.query('SELECT 2');
+      });
+      await assert.rejects(outcome);
+      await admin.end();
+      assert.ok(errors.length >= 1, 'the lost connection was reported');
+      // the pool dropped the dead client and serves the next query
+      assert.equal((await pool.query('SELECT 3 AS n')).rows[0].n, 3);
+    } finally {
+      await pool.end();
     }
   });
 });

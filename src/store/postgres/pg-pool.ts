@@ -27,6 +27,13 @@ export function openPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
   });
   // an idle client that loses its server emits here; without a listener the process would crash
   pool.on('error', (err) => opts.onError?.(err));
+  // pg-pool takes that listener off a client while it is checked out (a transaction between its
+  // queries, the start-up lock): a server lost then emitted 'error' on the client with no listener,
+  // which ended a worker process for good. Every client keeps a listener of its own; its pending
+  // queries fail, and the pool drops it when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => opts.onError?.(err));
+  });
   return pool;
 }
 
