@@ -122,6 +122,8 @@ export function testConfig(dataDir: string, over: Partial<ServiceConfig> = {}): 
     logLevel: 'silent',
     sweepIntervalS: 0,
     shutdownGraceS: 0,
+    // retries at once, unless a test is about the wait itself
+    retryDelayS: 0,
     ...over,
   };
 }

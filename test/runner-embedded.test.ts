@@ -1,7 +1,7 @@
 // The embedded runner with a scripted stand-in worker: progress, cancellation, retries after a
 // broken worker, user errors, time-outs, graceful shutdown and recovery after a dead process.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
@@ -111,6 +111,33 @@ describe('embedded runner', () => {
     assert.equal(runsOf(broken.runLog, broken.task.id), 3);
     assert.deepEqual(u.error, { errorCode: 'SF000', message: "model 'x' lies outside the build volume" });
     assert.equal(runsOf(bad.runLog, bad.task.id), 1);
+  });
+
+  test('a broken slice is tried again after retryDelayS, then 4× that; a cancel ends the wait at once', async () => {
+    // a storage outage of a few seconds used every attempt of every queued task within a second
+    const rt = await open({ maxAttempts: 3, retryDelayS: 0.3 });
+    const started = performance.now();
+    const broken = await startScripted(rt, { crashRuns: 10, crash: 'throw' });
+    const b = await settled(rt, broken.task.id);
+    const elapsed = (performance.now() - started) / 1000;
+    assert.equal(b.status, 'failed');
+    assert.equal(runsOf(broken.runLog, broken.task.id), 3);
+    assert.ok(elapsed >= 0.3 + 1.2, `3 attempts took ${elapsed.toFixed(2)} s, less than the waits`);
+    await rt.close();
+
+    const slow = await open({ maxAttempts: 3, retryDelayS: 60 });
+    const waiting = await startScripted(slow, { crashRuns: 10, crash: 'throw' });
+    await waitFor('the first attempt', async () => (existsSync(waiting.runLog) && runsOf(waiting.runLog, waiting.task.id) === 1 ? true : undefined));
+    const cancelAt = performance.now();
+    await slow.tasks.cancel(await account(slow), waiting.task.id);
+    const c = await settled(slow, waiting.task.id);
+    assert.equal(c.status, 'cancelled');
+    // the worker is free again long before the 60 s wait: a next task runs
+    const next = await startScripted(slow, { steps: 2 });
+    assert.equal((await settled(slow, next.task.id)).status, 'finished');
+    assert.ok(performance.now() - cancelAt < 10_000);
+    assert.equal(runsOf(waiting.runLog, waiting.task.id), 1);
+    await slow.close();
   });
 
   test('a worker out of memory fails the task at once with a clear message; the pool recovers', async () => {

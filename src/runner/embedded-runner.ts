@@ -24,6 +24,11 @@ export interface RunnerOptions {
   workers: number;
   leaseMs: number;
   maxAttempts: number;
+  /**
+   * a task whose slice broke waits this long before its second attempt, 4× longer before each later
+   * one (a storage or database outage of a few seconds then costs no task); default 0
+   */
+  retryDelayMs?: number;
   taskTimeoutMs: number;
   /** worker heap limit, MiB; 0 = Node's default */
   workerMaxMemoryMb: number;
@@ -291,8 +296,14 @@ export class EmbeddedRunner {
     }
     const detail = result ? result.message : String((crash as Error)?.message ?? crash);
     if (job.attempts < this.opts.maxAttempts) {
-      log.warn({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke; the task is tried again');
+      const delayMs = retryDelay(this.opts.retryDelayMs ?? 0, job.attempts + 1);
+      log.warn({ taskId: task.id, attempt: job.attempts, detail, retryInS: delayMs / 1000 }, 'slicing broke; the task is tried again');
       await this.transitions.requeued(task.id);
+      // the wait keeps the lease (the heartbeat goes on), so no other worker takes the task before it
+      // ends; a cancel or a stop ends it early. A short storage or database outage then costs no task:
+      // without it, every attempt of every queued task was used up within a second.
+      await abortableDelay(delayMs, entry.controller.signal);
+      if (entry.abortReason) return this.afterAbort(task, entry.abortReason);
       await queue.retry(task.id, this.owner);
     } else {
       log.error({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke on every attempt');
@@ -421,4 +432,22 @@ export class EmbeddedRunner {
     await this.pool?.destroy();
     this.pool = null;
   }
+}
+
+/** The wait before attempt `attempt` (2, 3, …) of a task whose slice broke: `baseMs`, then 4× longer each time. */
+export function retryDelay(baseMs: number, attempt: number): number {
+  return attempt < 2 ? 0 : baseMs * 4 ** (attempt - 2);
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
 }

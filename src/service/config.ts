@@ -22,6 +22,8 @@ export interface ServiceConfig {
   sweepIntervalS: number;
   /** a task is tried this often when its worker dies or fails unexpectedly */
   maxAttempts: number;
+  /** a task whose slice broke waits this long before its second attempt, 4× longer before each later one, seconds */
+  retryDelayS: number;
   /** a slice running longer fails with SF000 */
   taskTimeoutS: number;
   /** a worker's claim on a task lasts this long without a heartbeat */
@@ -90,6 +92,7 @@ export function defaultConfig(): ServiceConfig {
     retentionDays: 7,
     sweepIntervalS: 3600,
     maxAttempts: 3,
+    retryDelayS: 5,
     taskTimeoutS: 1800,
     leaseS: 30,
     shutdownGraceS: 10,
@@ -127,6 +130,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_RETENTION_DAYS: 'retentionDays',
   STRATUM_SWEEP_INTERVAL_S: 'sweepIntervalS',
   STRATUM_MAX_ATTEMPTS: 'maxAttempts',
+  STRATUM_RETRY_DELAY_S: 'retryDelayS',
   STRATUM_TASK_TIMEOUT_S: 'taskTimeoutS',
   STRATUM_LEASE_S: 'leaseS',
   STRATUM_SHUTDOWN_GRACE_S: 'shutdownGraceS',
@@ -163,7 +167,7 @@ function coerce(key: keyof ServiceConfig, raw: unknown, source: string): Service
   const template = defaultConfig()[key];
   if (typeof template === 'number') {
     const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-    const integer = key !== 'retentionDays' && key !== 'authCacheS';
+    const integer = key !== 'retentionDays' && key !== 'authCacheS' && key !== 'retryDelayS';
     if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
       throw new ConfigError(`${source}: '${String(raw)}' is not a valid ${integer ? 'whole number' : 'number'} ≥ 0`);
     }

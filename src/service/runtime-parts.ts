@@ -39,6 +39,7 @@ export function runnerOptionsFor(config: ServiceConfig, extra: Partial<RunnerOpt
     workers: config.workers,
     leaseMs: config.leaseS * 1000,
     maxAttempts: config.maxAttempts,
+    retryDelayMs: config.retryDelayS * 1000,
     taskTimeoutMs: config.taskTimeoutS * 1000,
     workerMaxMemoryMb: config.workerMaxMemoryMb,
     workerNice: config.workerNice,
