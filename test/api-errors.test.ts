@@ -3,7 +3,7 @@
 // uploads, bad file names, paths fastify refuses before routing, an upload cut off half-way, and two
 // accounts that cannot see each other.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -341,6 +341,22 @@ describe('v1 errors', () => {
       await broken.server.app.close();
       await broken.server.runtime.runner?.stop(0);
       removeDir(broken.dataDir);
+    }
+  });
+
+  test('/readyz is 503 while the file store cannot be used either, and 200 again after', async () => {
+    const t2 = await startTestServer();
+    try {
+      const blobs = join(t2.dataDir, 'blobs');
+      assert.equal((await call(t2.url, '/readyz')).status, 200);
+      // a file where the directory should be (a disk not mounted, say)
+      if (existsSync(blobs)) renameSync(blobs, `${blobs}.away`);
+      writeFileSync(blobs, '');
+      assert.equal((await call(t2.url, '/readyz')).status, 503);
+      rmSync(blobs);
+      assert.equal((await call(t2.url, '/readyz')).status, 200);
+    } finally {
+      await t2.close();
     }
   });
 });

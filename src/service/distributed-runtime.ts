@@ -114,7 +114,7 @@ export class DistributedRuntime implements ServiceCore {
   }
 
   async ready(): Promise<boolean> {
-    return !this.closed && (await storeReachable(this.stores.metadata));
+    return !this.closed && (await storeReachable(this.stores.metadata, this.blobs));
   }
 
   /** graceful: running slices get the grace period, then go back to the shared queue */

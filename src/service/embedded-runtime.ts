@@ -100,7 +100,7 @@ export class EmbeddedRuntime implements ServiceCore {
   }
 
   async ready(): Promise<boolean> {
-    return !this.closed && (await storeReachable(this.stores.metadata));
+    return !this.closed && (await storeReachable(this.stores.metadata, this.stores.blobs));
   }
 
   /** graceful: running slices get the grace period, then go back to the queue */

@@ -116,6 +116,8 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** no error when it does not exist */
   delete(key: string): Promise<void>;
+  /** quick reachability probe for /readyz: throws when the store cannot be used */
+  ping(): Promise<void>;
 }
 
 /** A claimed job: the task to run and how many times it has been claimed (this one included). */

@@ -73,9 +73,10 @@ export async function coreGauges(
 }
 
 /** Ready while the metadata store answers. */
-export async function storeReachable(metadata: MetadataStore): Promise<boolean> {
+/** Both stores answer: the metadata store and the blob store (uploads, inputs and outputs). */
+export async function storeReachable(metadata: MetadataStore, blobs: BlobStore): Promise<boolean> {
   try {
-    await metadata.ping();
+    await Promise.all([metadata.ping(), blobs.ping()]);
     return true;
   } catch {
     return false;

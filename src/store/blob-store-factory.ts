@@ -28,5 +28,6 @@ function lazyS3(config: S3BlobConfig): BlobStore {
     read: async (key) => (await open()).read(key),
     exists: async (key) => (await open()).exists(key),
     delete: async (key) => (await open()).delete(key),
+    ping: async () => (await open()).ping(),
   };
 }

@@ -170,3 +170,16 @@ test('without a configured key the SDK finds one itself (here: AWS_ACCESS_KEY_ID
     }
   }
 });
+
+test('ping: the bucket answers; a server that is gone fails within the probe timeout (readiness)', async () => {
+  await store.ping();
+  // a port nothing listens on: refused connections, retried by the SDK, bounded by the 2 s timeout
+  const gone = new S3BlobStore({ ...s3.config, endpoint: 'http://127.0.0.1:9' });
+  const started = performance.now();
+  await assert.rejects(gone.ping());
+  assert.ok(performance.now() - started < 5000, 'the probe does not hang');
+  gone.close();
+  const missing = new S3BlobStore({ ...s3.config, bucket: 'no-such-bucket' });
+  await assert.rejects(missing.ping());
+  missing.close();
+});

@@ -3,7 +3,7 @@
 // renames it into place, so a blob is either complete or absent. Anything that fails on the way
 // (limit, client gone, disk full) removes the temporary file.
 import { createReadStream } from 'node:fs';
-import { open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { access, constants, mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
@@ -33,6 +33,12 @@ export class DiskBlobStore implements BlobStore {
 
   constructor(private readonly root: string) {
     this.tmpDir = join(root, 'tmp');
+  }
+
+  /** the root is (or can be made) a directory this process may write in */
+  async ping(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    await access(this.root, constants.W_OK);
   }
 
   private path(key: string): string {

@@ -51,6 +51,9 @@ function partSizeFor(maxBytes: number | undefined): number {
   return maxBytes === undefined ? MIN_PART_SIZE : Math.max(MIN_PART_SIZE, Math.ceil(maxBytes / MAX_PARTS));
 }
 
+/** How long /readyz waits for the bucket to answer. */
+const PING_TIMEOUT_MS = 2000;
+
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
   private readonly bucket: string;
@@ -77,6 +80,18 @@ export class S3BlobStore implements BlobStore {
       throw new Error(`invalid blob key '${key}'`);
     }
     return this.prefix + key;
+  }
+
+  /** the bucket answers (HeadBucket), within PING_TIMEOUT_MS: a readiness probe must not hang */
+  async ping(): Promise<void> {
+    // a timer of our own, not AbortSignal.timeout (Node 20 keeps those signals in a FinalizationRegistry)
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), PING_TIMEOUT_MS);
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** creates the bucket when it does not exist (first start against an empty server) */
