@@ -1,11 +1,11 @@
 // Uploaded files: stored as blobs, recorded only once the whole body is safely on disk.
 import type { Readable } from 'node:stream';
-import { badRequest, fileNotFound, payloadTooLarge } from './errors.js';
+import { ApiError, badRequest, fileNotFound, payloadTooLarge } from './errors.js';
 import { checkExtension, checkFileName, normaliseFileType } from './file-rules.js';
 import { isGuid, newId, normaliseGuid } from './ids.js';
 import type { Metrics } from './metrics.js';
 import type { FileRecord } from './model.js';
-import { BlobTooLargeError, type BlobStore, type MetadataStore } from './ports.js';
+import { BlobStoreUnavailableError, BlobTooLargeError, type BlobStore, type MetadataStore } from './ports.js';
 
 export interface UploadTarget {
   type: string;
@@ -41,6 +41,11 @@ export class FileService {
       ({ size } = await this.blobs.put(blobKey, body, { maxBytes: this.maxUploadBytes }));
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw payloadTooLarge(err.limit);
+      if (err instanceof BlobStoreUnavailableError) {
+        // the whole body may well have arrived: the service's fault, worth a retry (503)
+        // (the cause goes into the server's log line, not to the client)
+        throw Object.assign(new ApiError('SF000', 'the file store is unavailable; try the upload again later', undefined, 503), { cause: err });
+      }
       throw err;
     }
     if (size === 0 && target.type === 'STL') {

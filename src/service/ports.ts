@@ -94,6 +94,14 @@ export class BlobTooLargeError extends Error {
   }
 }
 
+/** The blob store itself failed (the object store is down or refused the write), not the source. */
+export class BlobStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the file store failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'BlobStoreUnavailableError';
+  }
+}
+
 export class BlobNotFoundError extends Error {
   constructor(key: string) {
     super(`no blob ${key}`);

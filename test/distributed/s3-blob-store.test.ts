@@ -6,7 +6,10 @@ import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { after, before, test } from 'node:test';
-import { BlobNotFoundError, BlobTooLargeError } from '../../src/service/ports.js';
+import { ApiError } from '../../src/service/errors.js';
+import { FileService } from '../../src/service/file-service.js';
+import { Metrics } from '../../src/service/metrics.js';
+import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError, type MetadataStore } from '../../src/service/ports.js';
 import { S3BlobStore } from '../../src/store/s3/s3-blob-store.js';
 import { startS3, type S3Server } from './s3-server.js';
 
@@ -182,4 +185,23 @@ test('ping: the bucket answers; a server that is gone fails within the probe tim
   const missing = new S3BlobStore({ ...s3.config, bucket: 'no-such-bucket' });
   await assert.rejects(missing.ping());
   missing.close();
+});
+
+test('a store that fails while the source is fine is BlobStoreUnavailableError, and an upload answers 503 SF000, not the client\'s 400', async () => {
+  const gone = new S3BlobStore({ ...s3.config, endpoint: 'http://127.0.0.1:9' });
+  try {
+    await assert.rejects(gone.put('files/x', generated(3 * 1024 * 1024)), BlobStoreUnavailableError);
+    const files = new FileService(
+      { insertFile: async () => assert.fail('nothing is recorded') } as unknown as MetadataStore,
+      gone,
+      1 << 30,
+      new Metrics(),
+    );
+    await assert.rejects(
+      files.upload('acc', files.checkUpload('STL', 'cube.stl'), generated(1024 * 1024)),
+      (err: ApiError) => err.code === 'SF000' && err.httpStatus === 503 && /file store is unavailable/.test(err.message),
+    );
+  } finally {
+    gone.close();
+  }
 });

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { pipeline, type Readable } from 'node:stream';
-import { BlobNotFoundError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
+import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
 import { ByteLimit } from './byte-limit.js';
 
 /** Serialisable, so worker threads open the same store (credentials included: same process). */
@@ -131,8 +131,9 @@ export class S3BlobStore implements BlobStore {
       counter.destroy();
       await upload.abort().catch(() => undefined);
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key })).catch(() => undefined);
-      // the counter's own error (limit, client gone) says more than the SDK's wrapping of it
-      throw counter.failure ?? err;
+      // the counter's own error (limit, client gone) says more than the SDK's wrapping of it; without
+      // one, the store failed while the source was fine (the caller must not blame the client)
+      throw counter.failure ?? new BlobStoreUnavailableError(err);
     }
     if (counter.failure) {
       // lib-storage saw the stream end, but the end was an error: do not keep what arrived
