@@ -283,9 +283,9 @@ describe('v0.2 over HTTP', () => {
     const task = { id: 't1', status: 'finished', output: { outputId: 'o1' } } as TaskRecord;
     const downloads = new OneTimeDownloads(outputs);
     const first = await downloads.take('a', task);
-    await assert.rejects(downloads.take('a', task), (e: ApiError) => e.code === 'URE006');
+    await assert.rejects(downloads.take('a', task), (e: ApiError) => e.code === 'URE006' && /being downloaded by another request/.test(e.message));
     // another process (another OneTimeDownloads on the same store) is refused as well
-    await assert.rejects(new OneTimeDownloads(outputs).take('a', task), (e: ApiError) => e.code === 'URE006');
+    await assert.rejects(new OneTimeDownloads(outputs).take('a', task), (e: ApiError) => e.code === 'URE006' && /being downloaded/.test(e.message));
     await first.done(false);
     const retry = await downloads.take('a', task);
     await retry.done(true);

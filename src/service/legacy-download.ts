@@ -25,7 +25,12 @@ export class OneTimeDownloads {
     }
     const outputId = task.output.outputId;
     const gone = () => fileNotFound(`no file for task ${task.id}: it was downloaded already (a download works once) or has expired`);
-    if (!(await this.outputs.claimDownload(outputId, CLAIM_MS))) throw gone();
+    if (!(await this.outputs.claimDownload(outputId, CLAIM_MS))) {
+      // another request holds the download: it may yet break off and leave the file
+      throw fileNotFound(
+        `task ${task.id}'s file is being downloaded by another request (a download works once); if that download breaks off, the file can be taken again`,
+      );
+    }
     let download: Download;
     try {
       download = await this.outputs.open(accountId, outputId);
