@@ -232,6 +232,15 @@ function metadataContract(target: ContractTarget): void {
       await m.ping();
     });
 
+    test('knownBlobKeys names the blob keys a file or an output record holds, of any account', async () => {
+      const m = h.s.metadata;
+      await m.insertFile({ id: 'kb-f', accountId: 'acc-k1', fileName: 'a.stl', type: 'STL', size: 1, blobKey: 'files/kb-f', createdAt: Date.now() });
+      await m.insertOutput({ id: 'kb-o', accountId: 'acc-k2', taskId: 'task-kb', outputName: 'a.gcode', format: 'GCODE', size: 1, blobKey: 'outputs/kb-o', createdAt: Date.now() });
+      const known = await m.knownBlobKeys(['files/kb-f', 'outputs/kb-o', 'files/nobody', "outputs/x' OR '1'='1", 'files/kb-o']);
+      assert.deepEqual([...known].sort(), ['files/kb-f', 'outputs/kb-o']);
+      assert.deepEqual([...(await m.knownBlobKeys([]))], []);
+    });
+
     test('one-time download claims: one holder at a time, taken over after expiry, free after release', async () => {
       const m = h.s.metadata;
       const t = 1_000_000;

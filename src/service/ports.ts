@@ -73,6 +73,8 @@ export interface MetadataStore {
   /** lets a claim go (the download broke off before the end) */
   releaseDownload(outputId: string): Promise<void>;
   listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]>;
+  /** which of these blob keys a file or an output record names (the orphan sweep keeps those) */
+  knownBlobKeys(keys: readonly string[]): Promise<Set<string>>;
 
   /** quick liveness probe for /readyz */
   ping(): Promise<void>;
@@ -126,6 +128,8 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** quick reachability probe for /readyz: throws when the store cannot be used */
   ping(): Promise<void>;
+  /** the keys under `prefix` (`files/`, `outputs/`) last written before `beforeMs`, a page at a time */
+  keysWrittenBefore(prefix: string, beforeMs: number): AsyncIterable<string[]>;
 }
 
 /** A claimed job: the task to run and how many times it has been claimed (this one included). */

@@ -1,15 +1,24 @@
 // Deletes uploaded files and outputs older than the retention age. Task records stay (their
 // output then answers URE006 on download). Files a queued or running task still needs are kept.
+// It also deletes orphans: stored files and outputs that no record names, left by a process that
+// died between writing the blob and recording it (an API process killed mid-upload, a database
+// lost while a worker saved its output). A blob is recorded within milliseconds of being written,
+// so one unnamed for ORPHAN_AGE_MS is an orphan.
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.js';
 import type { BlobStore, MetadataStore } from './ports.js';
 
 const BATCH = 500;
+/** How long a blob may exist without a record before the sweep takes it for an orphan. */
+export const ORPHAN_AGE_MS = 60 * 60_000;
+const BLOB_PREFIXES = ['files/', 'outputs/'];
 
 export interface SweepResult {
   files: number;
   outputs: number;
   tokens: number;
+  /** blobs no record named */
+  orphans: number;
 }
 
 export class RetentionSweeper {
@@ -36,7 +45,7 @@ export class RetentionSweeper {
 
   private async doSweep(now: number): Promise<SweepResult> {
     const cutoff = now - this.retentionMs;
-    const result: SweepResult = { files: 0, outputs: 0, tokens: 0 };
+    const result: SweepResult = { files: 0, outputs: 0, tokens: 0, orphans: 0 };
     for (;;) {
       const files = await this.store.listExpiredFiles(cutoff, BATCH);
       for (const f of files) {
@@ -56,11 +65,29 @@ export class RetentionSweeper {
       if (outputs.length < BATCH) break;
     }
     result.tokens = await this.store.deleteExpiredTokens(now);
+    result.orphans = await this.sweepOrphans(now - ORPHAN_AGE_MS);
     await this.extra();
     this.metrics.sweptBlobs.inc(result.files, { kind: 'file' });
     this.metrics.sweptBlobs.inc(result.outputs, { kind: 'output' });
-    if (result.files || result.outputs) this.log.info(result, 'retention sweep deleted expired files and outputs');
+    this.metrics.sweptBlobs.inc(result.orphans, { kind: 'orphan' });
+    if (result.files || result.outputs || result.orphans) this.log.info(result, 'retention sweep deleted expired files and outputs');
     return result;
+  }
+
+  private async sweepOrphans(writtenBefore: number): Promise<number> {
+    let removed = 0;
+    for (const prefix of BLOB_PREFIXES) {
+      for await (const keys of this.blobs.keysWrittenBefore(prefix, writtenBefore)) {
+        const known = await this.store.knownBlobKeys(keys);
+        for (const key of keys) {
+          if (known.has(key)) continue;
+          await this.blobs.delete(key);
+          removed++;
+        }
+      }
+    }
+    if (removed) this.log.warn({ removed }, 'retention sweep deleted stored files that no record named (left by a process that died)');
+    return removed;
   }
 
   start(intervalMs: number): void {

@@ -29,5 +29,8 @@ function lazyS3(config: S3BlobConfig): BlobStore {
     exists: async (key) => (await open()).exists(key),
     delete: async (key) => (await open()).delete(key),
     ping: async () => (await open()).ping(),
+    keysWrittenBefore: async function* (prefix, beforeMs) {
+      yield* (await open()).keysWrittenBefore(prefix, beforeMs);
+    },
   };
 }

@@ -205,3 +205,14 @@ test('a store that fails while the source is fine is BlobStoreUnavailableError, 
     gone.close();
   }
 });
+
+test('keysWrittenBefore lists a prefix page by page, by the time each object was written', async () => {
+  for (const k of ['outputs/list-a', 'outputs/list-b', 'files/list-c']) await store.put(k, new TextEncoder().encode(k));
+  const all: string[] = [];
+  for await (const page of store.keysWrittenBefore('outputs/', Date.now() + 60_000)) all.push(...page);
+  assert.ok(all.includes('outputs/list-a') && all.includes('outputs/list-b'), all.join(' '));
+  assert.ok(all.every((k) => k.startsWith('outputs/')), 'only the prefix');
+  const none: string[] = [];
+  for await (const page of store.keysWrittenBefore('outputs/', Date.now() - 3_600_000)) none.push(...page);
+  assert.deepEqual(none, [], 'nothing was written an hour ago');
+});

@@ -27,6 +27,9 @@ class ByteLimit extends Transform {
   }
 }
 
+/** Keys handed out at a time by keysWrittenBefore. */
+const KEYS_PAGE = 500;
+
 export class DiskBlobStore implements BlobStore {
   private readonly tmpDir: string;
   private readonly madeDirs = new Set<string>();
@@ -121,6 +124,29 @@ export class DiskBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  async *keysWrittenBefore(prefix: string, beforeMs: number): AsyncIterable<string[]> {
+    const dir = this.path(prefix.replace(/\/+$/, ''));
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return;
+    }
+    const base = `${prefix.replace(/\/+$/, '')}/`;
+    for (let i = 0; i < names.length; i += KEYS_PAGE) {
+      const page: string[] = [];
+      for (const name of names.slice(i, i + KEYS_PAGE)) {
+        try {
+          const st = await stat(join(dir, name));
+          if (st.isFile() && st.mtimeMs < beforeMs) page.push(base + name);
+        } catch {
+          /* deleted meanwhile */
+        }
+      }
+      if (page.length) yield page;
+    }
   }
 
   /** Removes temporary files older than `olderThanMs` (left by a process that died mid-write). */

@@ -257,6 +257,14 @@ export class PgMetadataStore implements MetadataStore {
     return rows.map(outputFromRow);
   }
 
+  async knownBlobKeys(keys: readonly string[]): Promise<Set<string>> {
+    const rows = await this.rows<{ blob_key: string }>(
+      'SELECT blob_key FROM files WHERE blob_key = ANY($1::text[]) UNION SELECT blob_key FROM outputs WHERE blob_key = ANY($1::text[])',
+      [keys],
+    );
+    return new Set(rows.map((r) => r.blob_key));
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }

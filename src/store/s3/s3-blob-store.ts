@@ -9,6 +9,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -92,6 +93,21 @@ export class S3BlobStore implements BlobStore {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  async *keysWrittenBefore(prefix: string, beforeMs: number): AsyncIterable<string[]> {
+    const Prefix = `${this.key(prefix.replace(/\/+$/, ''))}/`;
+    let token: string | undefined;
+    do {
+      const res = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix, ContinuationToken: token, MaxKeys: 1000 }),
+      );
+      const page = (res.Contents ?? [])
+        .filter((o) => o.Key && o.LastModified && o.LastModified.getTime() < beforeMs)
+        .map((o) => o.Key!.slice(this.prefix.length));
+      if (page.length) yield page;
+      token = res.IsTruncated ? res.NextContinuationToken : undefined;
+    } while (token);
   }
 
   /** creates the bucket when it does not exist (first start against an empty server) */

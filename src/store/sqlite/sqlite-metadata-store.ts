@@ -104,6 +104,10 @@ export class SqliteMetadataStore implements MetadataStore {
       releaseDownload: db.prepare('DELETE FROM download_claims WHERE output_id = ?'),
       expiredOutputs: db.prepare('SELECT * FROM outputs WHERE created_at < ? ORDER BY created_at LIMIT ?'),
       ping: db.prepare('SELECT 1'),
+      knownBlobKeys: db.prepare(
+        `SELECT blob_key FROM files WHERE blob_key IN (SELECT value FROM json_each(?))
+         UNION SELECT blob_key FROM outputs WHERE blob_key IN (SELECT value FROM json_each(?))`,
+      ),
     };
   }
 
@@ -317,6 +321,11 @@ export class SqliteMetadataStore implements MetadataStore {
 
   async listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]> {
     return (this.s.expiredOutputs.all(cutoff, limit) as OutputRow[]).map(outputFromRow);
+  }
+
+  async knownBlobKeys(keys: readonly string[]): Promise<Set<string>> {
+    const list = JSON.stringify(keys);
+    return new Set((this.s.knownBlobKeys.all(list, list) as Array<{ blob_key: string }>).map((r) => r.blob_key));
   }
 
   async ping(): Promise<void> {
