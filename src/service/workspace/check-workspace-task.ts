@@ -9,6 +9,7 @@ import type { FileEntry } from '../task-request.js';
 import { checkWorkspaceBytes } from './check-off-thread.js';
 import type { PointCloudEntry } from './check-workspace.js';
 import { readPointCloud } from './point-cloud.js';
+import { WorkspaceError } from './workspace-error.js';
 
 /**
  * Workspaces above this size are only checked by the slicing worker (a failed task, SF000): the
@@ -45,7 +46,8 @@ export async function checkWorkspaceTask(
     try {
       readPointCloud(bytes, entry.arrayDimensions!, file.fileName);
     } catch (err) {
-      throw badRequest((err as Error).message);
+      if (err instanceof WorkspaceError) throw badRequest(err.message);
+      throw err;
     }
   }
   if (wsFile.size > MAX_CHECKED_AT_START) return [];
