@@ -68,8 +68,11 @@ function deadline(proc: ChildProcess, output: () => { stdout: string; stderr: st
  * on. A process that neither listens nor exits within SERVE_PROCESS_LIMIT_MS is killed and the start
  * fails with what it printed: a test that waited on it for ever would hang the whole suite.
  */
-export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM_BIN): Promise<ServeProcess> {
-  const proc = spawn(process.execPath, [script, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServeProcess(env: NodeJS.ProcessEnv, script = STRATUM_BIN, shellFirst?: string): Promise<ServeProcess> {
+  // shellFirst: shell commands run before the process becomes `node SCRIPT serve` (`ulimit -f …`)
+  const proc = shellFirst
+    ? spawn('bash', ['-c', `${shellFirst}; exec "$0" "$@"`, process.execPath, script, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [script, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
   proc.stderr!.on('data', (c) => (stderr += c));

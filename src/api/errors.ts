@@ -1,7 +1,9 @@
 // Turning whatever went wrong into the interface's error body: ApiError as it is, request
-// validation as URE000, body size as 413, anything unexpected as SF000 (logged, never with a stack).
+// validation as URE000, body size as 413, a store down as 503, anything unexpected as SF000
+// (logged, never with a stack).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../service/errors.js';
+import { BlobStoreUnavailableError, MetadataStoreUnavailableError } from '../service/ports.js';
 
 export interface ApiErrorBody {
   errorCode: ErrorCode;
@@ -11,6 +13,9 @@ export interface ApiErrorBody {
 
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  // the object store is down or refused: the service's fault, and worth a retry (the cause is logged)
+  if (err instanceof BlobStoreUnavailableError) return new ApiError('SF000', 'the file store is unavailable; try again later', undefined, 503);
+  if (err instanceof MetadataStoreUnavailableError) return new ApiError('SF000', 'the database is unavailable; try again later', undefined, 503);
   const e = err as FastifyError & { validation?: unknown };
   if (e?.validation) return new ApiError('URE000', e.message);
   switch (e?.code) {

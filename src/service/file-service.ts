@@ -5,7 +5,7 @@ import { checkExtension, checkFileName, normaliseFileType } from './file-rules.j
 import { isGuid, newId, normaliseGuid } from './ids.js';
 import type { Metrics } from './metrics.js';
 import type { FileRecord } from './model.js';
-import { BlobStoreUnavailableError, BlobTooLargeError, type BlobStore, type MetadataStore } from './ports.js';
+import { BlobSourceError, BlobStoreUnavailableError, BlobTooLargeError, type BlobStore, type MetadataStore } from './ports.js';
 
 export interface UploadTarget {
   type: string;
@@ -41,6 +41,10 @@ export class FileService {
       ({ size } = await this.blobs.put(blobKey, body, { maxBytes: this.maxUploadBytes }));
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw payloadTooLarge(err.limit);
+      if (err instanceof BlobSourceError) {
+        // the source's owner may have said what broke (a cut-off multipart part): that, else the plain fact
+        throw err.cause instanceof ApiError ? err.cause : badRequest('the upload was interrupted before the end of the body');
+      }
       if (err instanceof BlobStoreUnavailableError) {
         // the whole body may well have arrived: the service's fault, worth a retry (503)
         // (the cause goes into the server's log line, not to the client)

@@ -104,6 +104,22 @@ export class BlobStoreUnavailableError extends Error {
   }
 }
 
+/** The source of a put failed or ended early (an upload's client went away): nothing was kept. */
+export class BlobSourceError extends Error {
+  constructor(cause: unknown) {
+    super(`the source ended early: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'BlobSourceError';
+  }
+}
+
+/** The metadata store cannot be reached (connection refused or lost, server shutting down): worth a retry. */
+export class MetadataStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the database failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'MetadataStoreUnavailableError';
+  }
+}
+
 export class BlobNotFoundError extends Error {
   constructor(key: string) {
     super(`no blob ${key}`);
@@ -118,6 +134,11 @@ export interface BlobPutOptions {
 
 /** Whole files by key. `put` is atomic: a reader sees the complete blob or none. */
 export interface BlobStore {
+  /**
+   * Stores the whole source, or nothing. A failure is BlobSourceError (the source broke off),
+   * BlobTooLargeError or BlobStoreUnavailableError (the store's own fault). A streamed source is never
+   * destroyed by the store: its owner decides what becomes of the rest.
+   */
   put(key: string, source: Readable | Uint8Array, opts?: BlobPutOptions): Promise<{ size: number }>;
   /** a stream of the blob; throws BlobNotFoundError */
   get(key: string): Promise<{ stream: Readable; size: number }>;

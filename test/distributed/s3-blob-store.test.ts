@@ -6,10 +6,11 @@ import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { after, before, test } from 'node:test';
+import { toApiError } from '../../src/api/errors.js';
 import { ApiError } from '../../src/service/errors.js';
 import { FileService } from '../../src/service/file-service.js';
 import { Metrics } from '../../src/service/metrics.js';
-import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError, type MetadataStore } from '../../src/service/ports.js';
+import { BlobNotFoundError, BlobSourceError, BlobStoreUnavailableError, BlobTooLargeError, type MetadataStore } from '../../src/service/ports.js';
 import { S3BlobStore } from '../../src/store/s3/s3-blob-store.js';
 import { startS3, type S3Server } from './s3-server.js';
 
@@ -139,7 +140,7 @@ test('a byte array over maxBytes is refused before anything is sent', async () =
 test('a source that fails mid-way (client gone) leaves no object', async () => {
   for (const failAt of [100 * 1024, 10 * 1024 * 1024]) {
     const key = `files/broken-${failAt}`;
-    await assert.rejects(store.put(key, generated(20 * 1024 * 1024, { failAt })), /client went away/);
+    await assert.rejects(store.put(key, generated(20 * 1024 * 1024, { failAt })), (err: Error) => err instanceof BlobSourceError && /client went away/.test(err.message));
     assert.equal(await store.exists(key), false);
   }
 });
@@ -191,6 +192,10 @@ test('a store that fails while the source is fine is BlobStoreUnavailableError, 
   const gone = new S3BlobStore({ ...s3.config, endpoint: 'http://127.0.0.1:9' });
   try {
     await assert.rejects(gone.put('files/x', generated(3 * 1024 * 1024)), BlobStoreUnavailableError);
+    // reads too (a download during an outage): 503 SF000 through the error mapper, not a 500
+    for (const read of [() => gone.get('outputs/x'), () => gone.read('files/x'), () => gone.exists('files/x')]) {
+      await assert.rejects(read(), (err: unknown) => err instanceof BlobStoreUnavailableError && toApiError(err).httpStatus === 503 && toApiError(err).code === 'SF000');
+    }
     const files = new FileService(
       { insertFile: async () => assert.fail('nothing is recorded') } as unknown as MetadataStore,
       gone,
@@ -203,6 +208,28 @@ test('a store that fails while the source is fine is BlobStoreUnavailableError, 
     );
   } finally {
     gone.close();
+  }
+});
+
+test('a store that dies part-way through a multipart upload is BlobStoreUnavailableError, and the source is left to its owner', async () => {
+  // its own server: this one is stopped while the second part is on its way
+  const dying = await startS3('dying');
+  const doomed = new S3BlobStore(dying.config);
+  try {
+    let resume!: () => void;
+    const gate = new Promise<void>((r) => (resume = r));
+    const source = generated(30 * 1024 * 1024, { pauseAt: 12 * 1024 * 1024, resume: gate });
+    const put = doomed.put('files/doomed', source, { maxBytes: 100 * 1024 * 1024 });
+    put.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 300)); // the first part is up by now
+    await dying.stop();
+    resume();
+    await assert.rejects(put, BlobStoreUnavailableError, 'the store failed, not the source (the client is not to blame)');
+    assert.equal(source.destroyed, false, 'an upload\'s request stays whole, so the HTTP layer can read its rest and answer');
+    source.destroy();
+  } finally {
+    doomed.close();
+    await dying.stop();
   }
 });
 

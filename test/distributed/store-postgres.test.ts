@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { toApiError } from '../../src/api/errors.js';
+import { MetadataStoreUnavailableError } from '../../src/service/ports.js';
 import { openDistributedStores, type DistributedStores } from '../../src/store/distributed-stores.js';
 import { applyMigrations } from '../../src/store/postgres/migrate.js';
 import { openPool, withTransaction } from '../../src/store/postgres/pg-pool.js';
@@ -156,11 +158,28 @@ describe('PostgreSQL stores (distributed only)', () => {
         await sleep(200);
         await client.query('SELECT 2');
       });
-      await assert.rejects(outcome);
+      // as a lost database (the API answers 503 SF000), not a query's own error (500)
+      await assert.rejects(outcome, (err: unknown) => err instanceof MetadataStoreUnavailableError && toApiError(err).httpStatus === 503);
       await admin.end();
       assert.ok(errors.length >= 1, 'the lost connection was reported');
       // the pool dropped the dead client and serves the next query
       assert.equal((await pool.query('SELECT 3 AS n')).rows[0].n, 3);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  test('a database that cannot be reached is MetadataStoreUnavailableError (503); a query\'s own error stays itself', async () => {
+    const gone = openPool('postgres://nobody@127.0.0.1:9/none', { applicationName: 'stratum-gone' });
+    try {
+      await assert.rejects(gone.query('SELECT 1'), (err: unknown) => err instanceof MetadataStoreUnavailableError && toApiError(err).code === 'SF000' && toApiError(err).httpStatus === 503);
+      await assert.rejects(withTransaction(gone, async () => undefined), MetadataStoreUnavailableError);
+    } finally {
+      await gone.end();
+    }
+    const pool = openPool(url, { applicationName: 'stratum-syntax' });
+    try {
+      await assert.rejects(pool.query('SELEC 1'), (err: unknown) => !(err instanceof MetadataStoreUnavailableError) && (err as { code?: string }).code === '42601');
     } finally {
       await pool.end();
     }

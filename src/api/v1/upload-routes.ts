@@ -1,10 +1,11 @@
 // POST /v1/upload/{fileType}/{fileName}: the raw body streams to the blob store. Fastify does not
 // enforce its body limit on a pass-through body, so the size is checked twice: Content-Length
 // before anything is read, and a byte counter while streaming (chunked uploads, lying clients).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { ApiError, payloadTooLarge } from '../../service/errors.js';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
+import { discardRestOfBody } from '../discard-body.js';
 import { readAnyContentTypeAsBytes } from '../raw-body-content-type.js';
 import { V1_SECURITY, errorResponses } from '../schemas.js';
 
@@ -51,7 +52,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { core: ServiceCo
         if (Number.isFinite(declared) && declared > core.files.uploadLimit) throw payloadTooLarge(core.files.uploadLimit);
       },
     },
-    async (req: FastifyRequest<{ Params: UploadParams }>) => {
+    async (req: FastifyRequest<{ Params: UploadParams }>, reply: FastifyReply) => {
       const target = core.files.checkUpload(req.params.fileType, req.params.fileName);
       const body = (req.body as Readable | undefined) ?? req.raw;
       try {
@@ -63,6 +64,9 @@ export async function uploadRoutes(app: FastifyInstance, opts: { core: ServiceCo
           // the client went away mid-upload; nothing was kept
           throw new ApiError('URE000', 'the upload was interrupted before the end of the body');
         }
+        // refused part-way (the limit, the store down): read the rest so that the client can take
+        // the answer; a connection whose rest was not read is not reused
+        if (!(await discardRestOfBody(req.raw))) reply.header('connection', 'close');
         throw err;
       }
     },

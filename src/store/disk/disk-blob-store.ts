@@ -6,26 +6,16 @@ import { createReadStream } from 'node:fs';
 import { access, constants, mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SyncingFileSink } from './file-sink.js';
+import { ByteLimit } from '../byte-limit.js';
+import { feedCounter, whoFailed } from '../source-feed.js';
 import { makeDirectory } from '../make-directory.js';
-import { BlobNotFoundError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
+import { BlobNotFoundError, BlobSourceError, BlobStoreUnavailableError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
 
 /** Keys are our own ("files/<guid>"), never user text; still refuse anything that could leave the root. */
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
-
-class ByteLimit extends Transform {
-  bytes = 0;
-  constructor(private readonly limit: number) {
-    super();
-  }
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.limit) done(new BlobTooLargeError(this.limit));
-    else done(null, chunk);
-  }
-}
 
 /** Keys handed out at a time by keysWrittenBefore. */
 const KEYS_PAGE = 500;
@@ -59,11 +49,11 @@ export class DiskBlobStore implements BlobStore {
 
   async put(key: string, source: Readable | Uint8Array, opts: BlobPutOptions = {}): Promise<{ size: number }> {
     const final = this.path(key);
-    await this.ensureDir(this.tmpDir);
-    await this.ensureDir(dirname(final));
     const tmp = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
     let size = 0;
     try {
+      await this.ensureDir(this.tmpDir);
+      await this.ensureDir(dirname(final));
       if (source instanceof Uint8Array) {
         if (opts.maxBytes !== undefined && source.byteLength > opts.maxBytes) throw new BlobTooLargeError(opts.maxBytes);
         const handle = await open(tmp, 'wx', 0o644);
@@ -77,8 +67,12 @@ export class DiskBlobStore implements BlobStore {
       } else {
         const counter = new ByteLimit(opts.maxBytes ?? Number.POSITIVE_INFINITY);
         const handle = await open(tmp, 'wx', 0o644);
+        const feed = feedCounter(source, counter);
         try {
-          await pipeline(source, counter, new SyncingFileSink(handle));
+          await pipeline(counter, new SyncingFileSink(handle));
+        } catch (err) {
+          // a write error (disk full, read-only, I/O) is the store's; a broken body the client's
+          throw whoFailed(feed, counter, err);
         } finally {
           await handle.close();
         }
@@ -87,7 +81,9 @@ export class DiskBlobStore implements BlobStore {
       await rename(tmp, final);
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
-      throw err;
+      if (err instanceof BlobSourceError || err instanceof BlobTooLargeError) throw err;
+      // whatever else failed (a directory, the open, a write, the rename) is the disk's
+      throw err instanceof BlobStoreUnavailableError ? err : new BlobStoreUnavailableError(err);
     }
     await syncDir(dirname(final));
     return { size };

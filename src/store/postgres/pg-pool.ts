@@ -1,5 +1,6 @@
 // Opens the pg connection pool the PostgreSQL stores share, and runs work in a transaction.
 import pg from 'pg';
+import { MetadataStoreUnavailableError } from '../../service/ports.js';
 
 /** BIGINT (epoch ms, sizes) as a JS number: every value we store is far below 2^53. */
 const types = {
@@ -34,12 +35,36 @@ export function openPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
   pool.on('connect', (client) => {
     client.on('error', (err) => opts.onError?.(err));
   });
+  // a query that fails because the server is gone says so (the API answers 503, not 500)
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  pool.query = ((...args: unknown[]) => query(...args).catch((err: unknown) => {
+    throw unavailableOr(err);
+  })) as typeof pool.query;
   return pool;
+}
+
+/**
+ * PostgreSQL's connection-level failures: no connection (refused, unknown host, timed out), a
+ * connection lost, SQLSTATE class 08 (connection exception) and 57P01–57P03 (the server shutting
+ * down or starting). Anything else (a constraint, a syntax error) is the query's own error.
+ */
+export function unavailableOr(err: unknown): unknown {
+  if (err instanceof MetadataStoreUnavailableError) return err;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  const lost =
+    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', '57P01', '57P02', '57P03'].includes(code) ||
+    code.startsWith('08') ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);
+  return lost ? new MetadataStoreUnavailableError(err) : err;
 }
 
 /** Runs `fn` in a transaction on one client: commit when it resolves, roll back when it throws. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const client = await pool.connect().catch((err: unknown) => {
+    throw unavailableOr(err);
+  });
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -47,7 +72,7 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
-    throw err;
+    throw unavailableOr(err);
   } finally {
     client.release();
   }

@@ -14,9 +14,10 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError, type BlobPutOptions, type BlobStore } from '../../service/ports.js';
-import { ByteLimit } from './byte-limit.js';
+import { ByteLimit } from '../byte-limit.js';
+import { feedCounter, whoFailed } from '../source-feed.js';
 
 /** Serialisable, so worker threads open the same store (credentials included: same process). */
 export interface S3BlobConfig {
@@ -130,10 +131,7 @@ export class S3BlobStore implements BlobStore {
       return { size: source.byteLength };
     }
     const counter = new ByteLimit(opts.maxBytes ?? Number.POSITIVE_INFINITY);
-    // a failing or prematurely closed source (client gone) fails the counter, which fails the upload
-    pipeline(source, counter, (err) => {
-      if (err) counter.destroy(err);
-    });
+    const feed = feedCounter(source, counter);
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.bucket, Key, Body: counter },
@@ -147,14 +145,12 @@ export class S3BlobStore implements BlobStore {
       counter.destroy();
       await upload.abort().catch(() => undefined);
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key })).catch(() => undefined);
-      // the counter's own error (limit, client gone) says more than the SDK's wrapping of it; without
-      // one, the store failed while the source was fine (the caller must not blame the client)
-      throw counter.failure ?? new BlobStoreUnavailableError(err);
+      throw whoFailed(feed, counter, err);
     }
     if (counter.failure) {
       // lib-storage saw the stream end, but the end was an error: do not keep what arrived
       await this.delete(key);
-      throw counter.failure;
+      throw whoFailed(feed, counter, counter.failure);
     }
     return { size: counter.bytes };
   }
@@ -165,7 +161,7 @@ export class S3BlobStore implements BlobStore {
       return { stream: res.Body as Readable, size: res.ContentLength ?? 0 };
     } catch (err) {
       if (isNotFound(err)) throw new BlobNotFoundError(key);
-      throw err;
+      throw new BlobStoreUnavailableError(err);
     }
   }
 
@@ -175,7 +171,7 @@ export class S3BlobStore implements BlobStore {
       return await res.Body!.transformToByteArray();
     } catch (err) {
       if (isNotFound(err)) throw new BlobNotFoundError(key);
-      throw err;
+      throw new BlobStoreUnavailableError(err);
     }
   }
 
@@ -185,7 +181,7 @@ export class S3BlobStore implements BlobStore {
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
-      throw err;
+      throw new BlobStoreUnavailableError(err);
     }
   }
 

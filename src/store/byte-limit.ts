@@ -1,7 +1,7 @@
 // Counts the bytes of a streamed body and fails past a limit: the HTTP layer does not enforce a
 // limit on a streamed body, so the store does.
 import { Transform, type TransformCallback } from 'node:stream';
-import { BlobTooLargeError } from '../../service/ports.js';
+import { BlobTooLargeError } from '../service/ports.js';
 
 export class ByteLimit extends Transform {
   bytes = 0;
