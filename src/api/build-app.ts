@@ -64,7 +64,8 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     }
     core.metrics.httpRequests.incKey(keys[0]);
     core.metrics.httpDuration.observeKey(keys[1], seconds);
-    const level = status >= 500 ? 'error' : 'info';
+    // a 503 from /readyz is its answer, not a failure (Readiness logs the change once)
+    const level = status >= 500 && route !== '/readyz' ? 'error' : 'info';
     req.log[level]({ method: req.method, url: req.url.split('?')[0]!.slice(0, 200), status, ms: Math.round(seconds * 1000) }, 'request');
   }
   app.addHook('onResponse', async (req, reply) => {

@@ -13,7 +13,8 @@ import type { FileService } from './file-service.js';
 import { Metrics, type GaugeSample } from './metrics.js';
 import type { OutputService } from './output-service.js';
 import { RetentionSweeper } from './retention-sweeper.js';
-import { coreGauges, makeServices, runnerOptionsFor, storeReachable } from './runtime-parts.js';
+import { coreGauges, makeServices, runnerOptionsFor } from './runtime-parts.js';
+import { Readiness } from './readiness.js';
 import type { TaskService } from './task-service.js';
 
 export interface DistributedRuntimeOptions {
@@ -41,6 +42,7 @@ export class DistributedRuntime implements ServiceCore {
   readonly metrics = new Metrics();
   readonly sweeper: RetentionSweeper | null;
   readonly runner: EmbeddedRunner | null;
+  private readonly readiness: Readiness;
   private closed = false;
 
   private constructor(
@@ -51,6 +53,7 @@ export class DistributedRuntime implements ServiceCore {
     opts: DistributedRuntimeOptions,
   ) {
     const { metadata, queue, events } = stores;
+    this.readiness = new Readiness(metadata, blobs, log);
     ({ accounts: this.accounts, files: this.files, tasks: this.tasks, outputs: this.outputs } = makeServices(
       { metadata, queue, blobs, events },
       config,
@@ -114,7 +117,7 @@ export class DistributedRuntime implements ServiceCore {
   }
 
   async ready(): Promise<boolean> {
-    return !this.closed && (await storeReachable(this.stores.metadata, this.blobs));
+    return !this.closed && (await this.readiness.ready());
   }
 
   /** graceful: running slices get the grace period, then go back to the shared queue */

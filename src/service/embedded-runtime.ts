@@ -9,7 +9,8 @@ import type { FileService } from './file-service.js';
 import { Metrics, type GaugeSample } from './metrics.js';
 import type { OutputService } from './output-service.js';
 import { RetentionSweeper } from './retention-sweeper.js';
-import { coreGauges, makeServices, runnerOptionsFor, storeReachable } from './runtime-parts.js';
+import { coreGauges, makeServices, runnerOptionsFor } from './runtime-parts.js';
+import { Readiness } from './readiness.js';
 import { LocalTaskEventBus } from './task-event-bus.js';
 import type { TaskService } from './task-service.js';
 import type { TaskEventBus } from './ports.js';
@@ -48,6 +49,7 @@ export class EmbeddedRuntime implements ServiceCore {
   readonly metrics = new Metrics();
   readonly sweeper: RetentionSweeper;
   readonly runner: EmbeddedRunner | null;
+  private readonly readiness: Readiness;
   private closed = false;
 
   constructor(
@@ -57,6 +59,7 @@ export class EmbeddedRuntime implements ServiceCore {
     opts: EmbeddedRuntimeOptions,
   ) {
     const { metadata, queue, blobs } = stores;
+    this.readiness = new Readiness(metadata, blobs, log);
     ({ accounts: this.accounts, files: this.files, tasks: this.tasks, outputs: this.outputs } = makeServices(
       { metadata, queue, blobs, events: this.events },
       config,
@@ -100,7 +103,7 @@ export class EmbeddedRuntime implements ServiceCore {
   }
 
   async ready(): Promise<boolean> {
-    return !this.closed && (await storeReachable(this.stores.metadata, this.stores.blobs));
+    return !this.closed && (await this.readiness.ready());
   }
 
   /** graceful: running slices get the grace period, then go back to the queue */

@@ -71,14 +71,3 @@ export async function coreGauges(
     { name: 'stratum_workers', help: `Slicing worker threads${here}.`, values: [{ value: workers }] },
   ];
 }
-
-/** Ready while the metadata store answers. */
-/** Both stores answer: the metadata store and the blob store (uploads, inputs and outputs). */
-export async function storeReachable(metadata: MetadataStore, blobs: BlobStore): Promise<boolean> {
-  try {
-    await Promise.all([metadata.ping(), blobs.ping()]);
-    return true;
-  } catch {
-    return false;
-  }
-}
