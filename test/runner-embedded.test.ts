@@ -140,6 +140,33 @@ describe('embedded runner', () => {
     await slow.close();
   });
 
+  test('after a broken slice, nothing is claimed while the stores do not answer; the waiting task starts as soon as they do', async () => {
+    // the outage is the blob store's readiness probe failing (a stand-in for S3 down); the slice breaks once
+    const rt = await open({ workers: 2, maxAttempts: 3, retryDelayS: 30 });
+    const blobs = rt.stores.blobs;
+    const realPing = blobs.ping.bind(blobs);
+    let down = true;
+    blobs.ping = async () => {
+      if (down) throw new Error('the store is down');
+      return realPing();
+    };
+    const broken = await startScripted(rt, { crashRuns: 1, crash: 'throw' });
+    await waitFor('the first attempt', async () => (existsSync(broken.runLog) && runsOf(broken.runLog, broken.task.id) === 1 ? true : undefined));
+    // the second worker is free, but a task queued now is not claimed while the stores do not answer
+    const queued = await startScripted(rt, { steps: 2 });
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await rt.stores.metadata.getTask(queued.task.id))?.status, 'queued', 'not claimed during the outage');
+    assert.equal(runsOf(broken.runLog, broken.task.id), 1, 'not tried again during the outage');
+    const upAt = performance.now();
+    down = false;
+    assert.equal((await settled(rt, broken.task.id)).status, 'finished');
+    assert.equal((await settled(rt, queued.task.id)).status, 'finished');
+    const afterMs = performance.now() - upAt;
+    assert.ok(afterMs < 10_000, `both finished ${afterMs.toFixed(0)} ms after the stores answered (the retry wait is 30 s)`);
+    assert.equal(runsOf(broken.runLog, broken.task.id), 2);
+    await rt.close();
+  });
+
   test('a worker out of memory fails the task at once with a clear message; the pool recovers', async () => {
     const rt = await open({ workerMaxMemoryMb: 48 });
     const { task, runLog } = await startScripted(rt, { hog: true });

@@ -15,6 +15,7 @@ import type { BlobStore, ClaimedJob, JobQueue, MetadataStore, RecoveredJobs, Tas
 import { formatInfo } from '../engine/output/index.js';
 import type { BlobStoreConfig } from '../store/blob-store-factory.js';
 import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
+import { StoreWatch, STORE_PROBE_MS } from './store-watch.js';
 import { TaskTransitions } from './task-transitions.js';
 
 /** The warm-up takes about 0.5 s; far past that, something is wrong and the service starts without it. */
@@ -91,6 +92,9 @@ export class EmbeddedRunner {
   private stopping = false;
   private pumping = false;
   private pumpAgain = false;
+  private readonly storeWatch: StoreWatch;
+  /** the next look at the queue while the stores do not answer */
+  private pumpLater: NodeJS.Timeout | null = null;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | null = null;
 
@@ -99,6 +103,7 @@ export class EmbeddedRunner {
     private readonly opts: RunnerOptions,
   ) {
     this.transitions = new TaskTransitions(deps.store, deps.events, deps.metrics, deps.log);
+    this.storeWatch = new StoreWatch(() => Promise.all([deps.store.ping(), deps.blobs.ping()]).then(() => true, () => false));
   }
 
   get activeCount(): number {
@@ -205,6 +210,14 @@ export class EmbeddedRunner {
       do {
         this.pumpAgain = false;
         while (!this.stopping && this.pool && this.running.size < this.opts.workers) {
+          if (!(await this.storeWatch.mayClaim())) {
+            // a slice broke and the stores still do not answer: a task claimed now would break too
+            this.pumpLater ??= setTimeout(() => {
+              this.pumpLater = null;
+              this.notify();
+            }, STORE_PROBE_MS);
+            break;
+          }
           const job = await this.deps.queue.claim(this.owner, this.opts.leaseMs);
           if (!job) break;
           this.launch(job);
@@ -300,9 +313,11 @@ export class EmbeddedRunner {
       log.warn({ taskId: task.id, attempt: job.attempts, detail, retryInS: delayMs / 1000 }, 'slicing broke; the task is tried again');
       await this.transitions.requeued(task.id);
       // the wait keeps the lease (the heartbeat goes on), so no other worker takes the task before it
-      // ends; a cancel or a stop ends it early. A short storage or database outage then costs no task:
-      // without it, every attempt of every queued task was used up within a second.
-      await abortableDelay(delayMs, entry.controller.signal);
+      // ends; a cancel or a stop ends it early, and so do the stores answering again after an outage.
+      // A short storage or database outage then costs no task: without the wait, every attempt of
+      // every queued task was used up within a second.
+      this.storeWatch.sliceBroke();
+      await this.storeWatch.retryWait(delayMs, entry.controller.signal);
       if (entry.abortReason) return this.afterAbort(task, entry.abortReason);
       await queue.retry(task.id, this.owner);
     } else {
@@ -417,6 +432,7 @@ export class EmbeddedRunner {
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    if (this.pumpLater) clearTimeout(this.pumpLater);
     this.unsubscribe?.();
     const all = Promise.all([...this.running.values()].map((e) => e.done));
     let timer: NodeJS.Timeout | undefined;
@@ -437,17 +453,4 @@ export class EmbeddedRunner {
 /** The wait before attempt `attempt` (2, 3, …) of a task whose slice broke: `baseMs`, then 4× longer each time. */
 export function retryDelay(baseMs: number, attempt: number): number {
   return attempt < 2 ? 0 : baseMs * 4 ** (attempt - 2);
-}
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 }
