@@ -13,7 +13,7 @@ import { parseStartTask } from '../src/service/task-request.js';
 import { removeDir, tempDir, testConfig, waitFor } from './api-helpers.js';
 import type { FakeScript } from './runner-fake-worker.js';
 
-const WORKER = new URL('./runner-fake-worker.js', import.meta.url).href;
+const WORKER = new URL('./runner-fake-worker-entry.cjs', import.meta.url).href;
 const silent = pino({ level: 'silent' });
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));

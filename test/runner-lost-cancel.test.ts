@@ -17,7 +17,7 @@ import { TaskService } from '../src/service/task-service.js';
 import { openEmbeddedStores } from '../src/store/embedded-stores.js';
 import { removeDir, tempDir, waitFor } from './api-helpers.js';
 
-const WORKER = new URL('./runner-fake-worker.js', import.meta.url).href;
+const WORKER = new URL('./runner-fake-worker-entry.cjs', import.meta.url).href;
 const dir = tempDir('lost-cancel');
 after(() => removeDir(dir));
 

@@ -103,7 +103,7 @@ async function scriptedTask(rt: EmbeddedRuntime, dir: string): Promise<TaskRecor
 }
 
 test('a worker without a warm-up job: the failure is logged, and the runner starts and slices', async () => {
-  const { rt, logged, dir } = await startWithWorker('./runner-fake-worker.js');
+  const { rt, logged, dir } = await startWithWorker('./runner-fake-worker-entry.cjs');
   try {
     assert.match(logged(), /"level":40.*the warm-up slice failed/);
     assert.equal((await scriptedTask(rt, dir)).status, 'finished');
