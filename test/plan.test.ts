@@ -493,12 +493,14 @@ test('planLayers throws SliceCancelled when the signal fires', () => {
   assert.throws(() => planLayers(layers, settings(), ['m'], ac.signal), SliceCancelled);
 });
 
-test('planLayers equals planLayer chained through each end position', () => {
+test('planLayers equals planLayer chained through each end position, from an unknown start', () => {
   const isl = squareIsland(0, 0, 20000, { infill: [line('FILL', [5000, 10000, 15000, 10000])] });
   const s = settings();
   const layers = [0, 1, 2].map((i) => layerOf(i, [isl]));
   const all = planLayers(layers, s, ['m']);
-  let pos = { x: 0, y: 0 };
+  // where the start G-code left the nozzle is not known: the first layer starts retracted
+  let pos: { x: number; y: number } | null = null;
+  assert.equal(all[0]!.ops.find((o) => o.op === 'retract' || o.op === 'travel' || o.op === 'extrude')?.op, 'retract');
   layers.forEach((l, i) => {
     const r = planLayer(l, s, ['m'], pos, 3);
     assert.deepEqual(r.plan, all[i]);

@@ -9,6 +9,7 @@ import { sliceMesh } from './layers/index.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
 import { RecentResults } from './regions/recent-results.js';
+import { withoutOverlaps } from './regions/overlap.js';
 import type { WallResult } from './regions/walls.js';
 import { CoverCache } from './regions/cover-cache.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
@@ -17,7 +18,7 @@ import { brim } from './adhesion/brim.js';
 import { raftLayerPaths } from './adhesion/raft.js';
 import type { SupportLayer } from './support/areas.js';
 import { supportPaths } from './support/paths.js';
-import { planLayer, defaultSeamTarget, startPosition } from './plan/index.js';
+import { planLayer, defaultSeamTarget } from './plan/index.js';
 import type { LayerPlan } from './plan/types.js';
 import { encodePlans, type EncodedPlans } from './plan/codec.js';
 
@@ -97,11 +98,13 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     .map((m, i) => i)
     .filter((i) => b.models[i].role === 'modifier')
     .sort((x, y) => (b.models[x].modifier?.priority ?? 0) - (b.models[y].modifier?.priority ?? 0) || x - y);
+  const printedModels = b.models.filter((m) => m.role !== 'modifier').length;
   const varies = modifierOrder.length > 0 || b.models.some((m) => m.field !== undefined);
   const geometryOf = (j: number): LayerGeometry | undefined => {
     if (j < lo || j >= hi) return undefined;
     const l = b.specs[j];
-    const outlines = sections.map((layers, m) => (b.models[m].role === 'modifier' ? [] : (layers[j - lo] ?? [])));
+    const own = sections.map((layers, m) => (b.models[m].role === 'modifier' ? [] : (layers[j - lo] ?? [])));
+    const outlines = printedModels > 1 ? withoutOverlaps(own) : own;
     // z in the model's frame (density fields, z-dependent patterns); a raft raises only the nozzle
     const g: LayerGeometry = { index: j, z: l.sliceZ + l.height / 2, height: l.height, outlines };
     if (j > 0 && b.specs[j - 1].raft && !l.raft) g.onRaft = true;
@@ -136,9 +139,10 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     }
   };
   const opts = { seamTarget: defaultSeamTarget(s) };
-  // a batch after the first does not know where the previous layer ended: null lets the planner
-  // retract and go straight to its first path
-  let pos: { x: number; y: number } | null = b.from === 0 ? startPosition(s) : null;
+  // where the start G-code left the nozzle (a purge line, a park point) is not known, and a batch
+  // after the first does not know where the previous layer ended: null lets the planner retract and
+  // go straight to its first path (a z-hop lifts on the way there, not at a made-up point)
+  let pos: { x: number; y: number } | null = null;
   const plans: LayerPlan[] = [];
   const chunk = options.onChunk ? Math.max(1, options.chunkLayers ?? 32) : Math.max(1, b.to - b.from);
   let tWalls = 0;

@@ -58,7 +58,8 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   await initGeometry();
   throwIfAborted(signal);
   let t0 = performance.now();
-  const { placed, bounds } = placeModels(models, settings);
+  const { placed, bounds, warnings: placing } = placeModels(models, settings);
+  warnings.push(...placing);
   const raft = raftHeights(settings);
   const specs = layerSpecs(
     (bounds.max[2] - bounds.min[2]) * 1000,
@@ -67,7 +68,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     raft.length > 0 ? { heights: raft, airGap: Math.round(settings.raftAirGap * 1000) } : undefined,
   );
   // names go into `;MESH:` comments: one line each, whatever the file or workspace called them
-  const names = models.map((m) => commentSafe(m.name));
+  const names = distinctNames(models.map((m) => commentSafe(m.name)));
   const batchModels: BatchModel[] = placed.map((m) => {
     const bm: BatchModel = { positions: m.positions, indices: m.indices };
     if (m.role) bm.role = m.role;
@@ -137,6 +138,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   t0 = performance.now();
   const written = writeGcodeBytes(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
   timings.output = performance.now() - t0;
+  warnings.push(...written.stats.warnings);
   const stats: SliceStats = {
     layerCount: plans.length,
     printTimeS: written.stats.printTimeS,
@@ -161,4 +163,24 @@ function layerWork(models: BatchModel[], s: SliceSettings): number {
 
 function mergeTimings(into: Record<string, number>, from: Record<string, number>): void {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+}
+
+/**
+ * Names as `;MESH:` comments give them, one per model: a name given twice gets ` (2)`, ` (3)`… from
+ * its second use on, so that a client mapping comments back to its models can tell them apart.
+ */
+export function distinctNames(names: readonly string[]): string[] {
+  const used = new Set(names);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    let k = 2;
+    while (used.has(`${name} (${k})`)) k++;
+    const unique = `${name} (${k})`;
+    used.add(unique);
+    return unique;
+  });
 }

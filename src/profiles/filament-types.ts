@@ -23,6 +23,8 @@ export interface FilamentPreset {
   firstLayerBedTemperature: number;
   /** part cooling fan, % */
   fanSpeed: number;
+  /** part cooling fan on bridges, % (materials that warp in a draught want little: ABS 25, ASA 30) */
+  bridgeFan: number;
   fanOffLayers: number;
   fanFullLayer: number;
   minLayerTime: number;

@@ -25,6 +25,7 @@ const GENERIC_PLA: FilamentPreset = {
   bedTemperature: D.bedTemperature,
   firstLayerBedTemperature: D.firstLayerBedTemperature,
   fanSpeed: D.fanSpeed,
+  bridgeFan: D.bridgeFan,
   fanOffLayers: D.fanOffLayers,
   fanFullLayer: D.fanFullLayer,
   minLayerTime: D.minLayerTime,
@@ -39,8 +40,11 @@ const pla = (p: Partial<FilamentPreset> & Pick<FilamentPreset, 'name' | 'vendor'
   ...p,
 });
 
-const flexible = (p: Omit<FilamentPreset, 'material' | 'flexible' | 'shoreScale' | 'fanOffLayers' | 'fanFullLayer' | 'minLayerTime'>): FilamentPreset => ({
+const flexible = (
+  p: Omit<FilamentPreset, 'material' | 'flexible' | 'shoreScale' | 'bridgeFan' | 'fanOffLayers' | 'fanFullLayer' | 'minLayerTime'> & { bridgeFan?: number },
+): FilamentPreset => ({
   material: 'TPU',
+  bridgeFan: 80,
   flexible: true,
   shoreScale: 'A',
   fanOffLayers: 1,
@@ -58,17 +62,17 @@ export const FILAMENTS: readonly FilamentPreset[] = [
   {
     name: 'Generic_PETG', vendor: 'Generic', material: 'PETG', aliases: ['PETG'], diameters: BOTH_SIZES,
     density: 1.27, cost: 22, nozzleTemperature: 240, firstLayerNozzleTemperature: 240, bedTemperature: 80, firstLayerBedTemperature: 80,
-    fanSpeed: 50, fanOffLayers: 1, fanFullLayer: 3, minLayerTime: 10, flexible: false,
+    fanSpeed: 50, bridgeFan: 50, fanOffLayers: 1, fanFullLayer: 3, minLayerTime: 10, flexible: false,
   },
   {
     name: 'Generic_ABS', vendor: 'Generic', material: 'ABS', aliases: ['ABS'], diameters: BOTH_SIZES,
     density: 1.04, cost: 20, nozzleTemperature: 245, firstLayerNozzleTemperature: 245, bedTemperature: 100, firstLayerBedTemperature: 100,
-    fanSpeed: 0, fanOffLayers: 1, fanFullLayer: 3, minLayerTime: 15, flexible: false,
+    fanSpeed: 0, bridgeFan: 25, fanOffLayers: 1, fanFullLayer: 3, minLayerTime: 15, flexible: false,
   },
   {
     name: 'Generic_ASA', vendor: 'Generic', material: 'ASA', aliases: ['ASA'], diameters: BOTH_SIZES,
     density: 1.07, cost: 25, nozzleTemperature: 250, firstLayerNozzleTemperature: 250, bedTemperature: 100, firstLayerBedTemperature: 100,
-    fanSpeed: 15, fanOffLayers: 2, fanFullLayer: 4, minLayerTime: 15, flexible: false,
+    fanSpeed: 15, bridgeFan: 30, fanOffLayers: 2, fanFullLayer: 4, minLayerTime: 15, flexible: false,
   },
   flexible({
     name: 'Generic_TPU95A', vendor: 'Generic', aliases: ['TPU', 'TPU 95A', 'Generic_TPU'], diameters: BOTH_SIZES,

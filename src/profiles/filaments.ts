@@ -41,6 +41,7 @@ export function filamentSettings(f: FilamentPreset, current: SliceSettings): { s
     bedTemperature: bedless ? 0 : f.bedTemperature,
     firstLayerBedTemperature: bedless ? 0 : f.firstLayerBedTemperature,
     fanSpeed: f.fanSpeed,
+    bridgeFan: f.bridgeFan,
     fanOffLayers: f.fanOffLayers,
     fanFullLayer: f.fanFullLayer,
     minLayerTime: f.minLayerTime,
@@ -57,7 +58,7 @@ export function filamentSettings(f: FilamentPreset, current: SliceSettings): { s
 
 const PRINT_SPEED_KEYS = [
   'printSpeed', 'infillSpeed', 'outerWallSpeed', 'innerWallSpeed', 'topBottomSpeed',
-  'firstLayerSpeed', 'skirtSpeed', 'supportSpeed',
+  'firstLayerSpeed', 'skirtSpeed', 'supportSpeed', 'bridgeSpeed',
 ] as const;
 
 /** A filament's speed cap over all print speeds (after the quality preset has scaled them). */

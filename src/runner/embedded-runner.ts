@@ -358,7 +358,8 @@ export class EmbeddedRunner {
       info: formatInfo(result.stats),
       output: { outputName, outputId, taskId: task.id, fileId: outputId, format: result.format },
       stats: result.stats,
-      warnings: [...task.warnings, ...result.warnings],
+      // the start's checks and the slice read the same files: a warning both found is said once
+      warnings: [...new Set([...task.warnings, ...result.warnings])],
     });
     if (finished) {
       metrics.sliceDuration.observe(result.stats.sliceMs / 1000);

@@ -17,6 +17,7 @@ import { simulate } from './simulate.js';
 import { fillTemplate, templateSetsTemperatures, templateValues } from './template.js';
 import { trailerLines } from './trailer.js';
 import { ByteChunks } from './byte-chunks.js';
+import { clampEndLift } from './end-lift.js';
 import { planSourceOf, type PlanSource } from './plan-source.js';
 
 export interface GcodeMeta {
@@ -36,6 +37,8 @@ export interface GcodeStats {
   bounds: Bounds3;
   /** seconds per layer */
   layerTimesS: number[];
+  /** what the writer changed for the machine's sake (an end lift cut to the build height) */
+  warnings: string[];
 }
 
 export interface WrittenGcode {
@@ -84,12 +87,12 @@ export function writeGcodeBytes(
   const layerCount = plans.length;
   const values = templateValues(settings, { layer_count: String(layerCount) });
   const startGcode = fillTemplate(settings.startGcode, values);
-  const endGcode = fillTemplate(settings.endGcode, values);
+  const filledEnd = withExtruderReset(fillTemplate(settings.endGcode, values), settings);
   const objectNames = klipperObjectNames(meta.modelNames);
 
   const keepText = plans.opCount <= (options.keepTextMaxOps ?? KEEP_TEXT_MAX_OPS);
-  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory, bodies } = emitAndTime(
-    plans, settings, meta, rules, objectNames, startGcode, endGcode, keepText,
+  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory, bodies, endGcode, warnings } = emitAndTime(
+    plans, settings, meta, rules, objectNames, startGcode, filledEnd, keepText,
   );
 
   // ── totals ─────────────────────────────────────────────────────────────────────────────────
@@ -106,7 +109,7 @@ export function writeGcodeBytes(
     bounds.min[2] = 0;
     bounds.max[2] = 0;
   }
-  const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS };
+  const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS, warnings };
 
   // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
   // the text goes first where the moves were: they are garbage now but not yet collected
@@ -174,7 +177,9 @@ function emitAndTime(
 ) {
   const layerCount = plans.length;
   const moves = new MoveBuffer(plans.opCount + plans.length + 256);
-  const start = parseGcode(startGcode, { into: moves });
+  // RepRapFirmware's G91 leaves E absolute (only M83 switches it)
+  const g91MovesE = settings.gcodeFlavor !== 'reprap';
+  const start = parseGcode(startGcode, { into: moves, g91MovesE });
   const startMoves = moves.length;
   const startPos = { x: Math.round(start.end.x * 1000), y: Math.round(start.end.y * 1000), z: Math.round(start.end.z * 1000) };
   const emitter = new LayerEmitter({
@@ -202,8 +207,11 @@ function emitAndTime(
     }
   }
   const endMoves = moves.length;
+  const clamped = clampEndLift(endGcode, emitter.z / 1000, settings.bedHeight);
+  endGcode = clamped.text;
   const end = parseGcode(endGcode, {
     into: moves,
+    g91MovesE,
     start: {
       x: emitter.x / 1000,
       y: emitter.y / 1000,
@@ -222,7 +230,19 @@ function emitAndTime(
   const printTimeS = startTime + layersTime + endTime;
 
   const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds };
-  return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory: moves.takeMemory(), bodies };
+  const warnings = clamped.warning ? [clamped.warning] : [];
+  return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory: moves.takeMemory(), bodies, endGcode, warnings };
+}
+
+/**
+ * With absolute E, the end G-code starts from E = 0: end templates retract with `G91` + `G1 E-2`,
+ * which RepRapFirmware reads as "go to E = -2" (its G91 leaves the extruder absolute), pulling back
+ * the whole last layer's filament (34 mm on a cube, 181 mm on a plate) out of the hot end. From
+ * E = 0 that move is the 2 mm it means on every firmware.
+ */
+function withExtruderReset(endGcode: string, settings: SliceSettings): string {
+  if (settings.relativeExtrusion || endGcode.trim() === '') return endGcode;
+  return `G92 E0 ; extruder at 0: the end G-code's E moves are the same on any firmware\n${endGcode}`;
 }
 
 function sumRange(times: Float64Array, from: number, to: number): number {

@@ -56,6 +56,8 @@ export class LayerEmitter {
   private readonly s: SliceSettings;
   private readonly relativeE: boolean;
   private readonly zFeed: number;
+  /** the layer's Z, when its move waits for a retraction that comes first (retractAtLayerChange) */
+  private pendingZ: number | null = null;
 
   constructor(private readonly setup: EmitterSetup) {
     this.s = setup.settings;
@@ -80,7 +82,13 @@ export class LayerEmitter {
       if (!this.relativeE) L.push('G92 E0');
     }
     if (!this.relativeE) this.e = 0;
-    if (plan.z !== this.z) this.moveZ(plan.z);
+    // the layer's own height, even when the start G-code already left the nozzle there (MINZ)
+    this.growZ(plan.z);
+    if (plan.z !== this.z) {
+      // a layer that starts by retracting goes up after the retraction, not oozing on the way
+      if (retractsBeforeMoving(plan.ops)) this.pendingZ = plan.z;
+      else this.moveZ(plan.z);
+    }
     for (const op of plan.ops) this.emitOp(op);
     if (L && this.activeObject >= 0) {
       L.push(`EXCLUDE_OBJECT_END NAME=${this.objectName(this.activeObject)}`);
@@ -126,6 +134,12 @@ export class LayerEmitter {
 
   private emitOp(op: PlanOp): void {
     const L = this.lines;
+    if (this.pendingZ !== null && (op.op === 'extrude' || op.op === 'travel')) {
+      const z = this.pendingZ;
+      this.pendingZ = null;
+      // a z-hop's lift takes the nozzle up itself
+      if (!(op.op === 'travel' && op.z !== undefined)) this.moveZ(z);
+    }
     switch (op.op) {
       case 'extrude': {
         const x = Math.round(op.x);
@@ -225,4 +239,13 @@ export class LayerEmitter {
     }
     return b;
   }
+}
+
+/** Whether a layer's ops retract before the first move (extrusion or travel). */
+function retractsBeforeMoving(ops: readonly PlanOp[]): boolean {
+  for (const op of ops) {
+    if (op.op === 'retract') return op.length > 0;
+    if (op.op === 'extrude' || op.op === 'travel') return false;
+  }
+  return false;
 }

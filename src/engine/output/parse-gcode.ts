@@ -34,6 +34,11 @@ export interface ParseOptions {
   into?: MoveBuffer;
   /** state to start from (default: at 0,0,0, absolute, no feedrate) */
   start?: Partial<GcodeState>;
+  /**
+   * whether G91 makes E relative too (Marlin, Klipper: default true); RepRapFirmware's G90/G91 leave
+   * the extruder alone, only M82/M83 switch it
+   */
+  g91MovesE?: boolean;
 }
 
 const CODE_0 = 48;
@@ -81,6 +86,7 @@ export function parseGcode(text: string, opts: ParseOptions = {}): ParsedGcode {
   let feed = st.feed ?? 0; // mm/s
   let relative = st.relative ?? false; // G91
   let relativeE = st.relativeE ?? false; // M83
+  const g91MovesE = opts.g91MovesE ?? true;
   let dwellS = 0;
   let netE = 0;
 
@@ -114,7 +120,7 @@ export function parseGcode(text: string, opts: ParseOptions = {}): ParsedGcode {
           const nx = Number.isNaN(p[AX]!) ? x : relative ? x + p[AX]! : p[AX]!;
           const ny = Number.isNaN(p[AY]!) ? y : relative ? y + p[AY]! : p[AY]!;
           const nz = Number.isNaN(p[AZ]!) ? z : relative ? z + p[AZ]! : p[AZ]!;
-          const ne = Number.isNaN(p[AE]!) ? e : relative || relativeE ? e + p[AE]! : p[AE]!;
+          const ne = Number.isNaN(p[AE]!) ? e : (relative && g91MovesE) || relativeE ? e + p[AE]! : p[AE]!;
           if (nx !== x || ny !== y || nz !== z || ne !== e) {
             moves.push(nx - x, ny - y, nz - z, ne - e, feed);
             netE += ne - e;

@@ -163,8 +163,10 @@ export function planLayer(
   const printBridges = (lines: ExtrusionPath[], model: number, region: () => CombRegion | null) => {
     if (lines.length === 0) return;
     ops.feature('SKIN', model, true);
-    const fanChange = s.bridgeFan !== fan;
-    if (fanChange) ops.fan(s.bridgeFan);
+    // not in the fan-off layers at the bed (adhesion): the fan stays off there, bridges or not
+    const bridgeFan = index + 1 <= s.fanOffLayers ? fan : s.bridgeFan;
+    const fanChange = bridgeFan !== fan;
+    if (fanChange) ops.fan(bridgeFan);
     for (const group of byDirection(lines)) print(orderMonotonic(group, ops.x, ops.y), 'skin', region);
     if (fanChange) ops.fan(fan);
   };

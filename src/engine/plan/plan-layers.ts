@@ -5,11 +5,6 @@ import type { LayerRegions } from '../regions/types.js';
 import type { LayerPlan } from './types.js';
 import { defaultSeamTarget, planLayer, type PlanOptions } from './layer-planner.js';
 
-/** Where the nozzle is assumed to be before the first layer: the bed's front-left corner. */
-export function startPosition(s: SliceSettings): { x: number; y: number } {
-  return s.originCenter ? { x: (-s.bedWidth * 1000) / 2, y: (-s.bedDepth * 1000) / 2 } : { x: 0, y: 0 };
-}
-
 /** Plans all layers; throws SliceCancelled when `signal` fires (checked every layer). */
 export function planLayers(
   layers: LayerRegions[],
@@ -20,7 +15,8 @@ export function planLayers(
 ): LayerPlan[] {
   const opts: PlanOptions = { ...options, seamTarget: options.seamTarget ?? defaultSeamTarget(settings) };
   const plans: LayerPlan[] = [];
-  let pos = startPosition(settings);
+  // where the start G-code left the nozzle is not known: the first layer starts retracted, from there
+  let pos: { x: number; y: number } | null = null;
   for (const layer of layers) {
     throwIfAborted(signal);
     const { plan, end } = planLayer(layer, settings, modelNames, pos, layers.length, opts);

@@ -32,7 +32,7 @@ function boundsOf(positions: Float32Array | Float64Array, into: Bounds3): void {
 
 const fmt = (v: number) => v.toFixed(1);
 
-export function placeModels(models: ModelInput[], s: SliceSettings): { placed: PlacedModel[]; bounds: Bounds3 } {
+export function placeModels(models: ModelInput[], s: SliceSettings): { placed: PlacedModel[]; bounds: Bounds3; warnings: string[] } {
   if (models.length === 0) throw new SliceError('nothing to slice: no models', 'EMPTY');
   const all: Bounds3 = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
   models = models.map((m) => (m.transform ? applyTransform(m, m.transform, s) : m));
@@ -89,7 +89,11 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   if (all.max[2] - all.min[2] < s.firstLayerHeight / 2) {
     throw new SliceError(`model is flat (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
   }
-  return { placed, bounds };
+  const warnings: string[] = [];
+  // models placed by the client stand where they are in x and y; in z the lowest goes on the bed
+  // (a print cannot start in the air), and the client is told how far
+  if (keep && dz < -0.05) warnings.push(`no model touched the bed: all were lowered by ${fmt(-dz)} mm, so the lowest stands on it (modifiers and point clouds with them)`);
+  return { placed, bounds, warnings };
 }
 
 function fieldToUm(f: DensityField, dx: number, dy: number, dz: number): FieldUm {

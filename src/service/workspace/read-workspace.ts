@@ -95,6 +95,12 @@ function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
   if (mesh.indices.length === 0) failAt(`${at}.${keyName(raw, 'ModelPositions')}`, `holds no triangle: modifier '${name}' has no volume`);
   const densityKey = keyName(modifier, 'FillDensityFactor');
   const density = prop(modifier, 'FillDensityFactor');
+  // the interface gives a modifier one setting; a client that sends more is told it had no effect
+  const others = Object.keys(modifier).filter((k) => k.toLowerCase() !== 'filldensityfactor');
+  if (others.length > 0) {
+    const listed = others.slice(0, 5).map((k) => `'${k.slice(0, 40).replace(/[\u0000-\u001f\u007f]/g, '?')}'`).join(', ') + (others.length > 5 ? ` and ${others.length - 5} more` : '');
+    out.warnings.push(`modifier '${name}': ${metaAt}.${modifierKey} sets ${listed}, which a modifier cannot change (only FillDensityFactor): ignored`);
+  }
   const m: WorkspaceModifier = { name, path: at, priority, mesh, box: meshBox(mesh) };
   if (density !== undefined && density !== null) {
     if (typeof density !== 'number' || !Number.isFinite(density) || density < 0 || density > 1) {

@@ -1,0 +1,131 @@
+// What the G-code does to a real machine beyond the default profile (an outside audit of every
+// printer and many settings found each of these): the first z-hop travel of a print goes to the
+// part, not to the bed's corner (off the bed on a delta); RepRapFirmware's end retraction with
+// absolute E stays 2 mm; the bridge fan follows the filament and the fan-off layers; flexible
+// filaments' speed cap covers bridges; the end lift stays within the build height; a retraction
+// at a layer change comes before the move up.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { slice } from '../src/engine/pipeline.js';
+import { clampEndLift } from '../src/engine/output/end-lift.js';
+import { parseGcode } from '../src/engine/output/parse-gcode.js';
+import type { SliceSettings } from '../src/engine/settings.js';
+import type { Mesh } from '../src/engine/types.js';
+import { resolveSettings } from '../src/profiles/index.js';
+import { box, merge, type TestMesh } from './mesh-fixtures.js';
+
+function meshOf(t: TestMesh): Mesh {
+  return { positions: Float32Array.from(t.positions), indices: Uint32Array.from(t.indices) };
+}
+
+/** Two pillars 6 mm tall and a plate across them: a 20 mm bridge at z 6 (layers 30 on). */
+const BRIDGE = meshOf(merge(box(0, 0, 0, 10, 10, 6), box(30, 0, 0, 40, 10, 6), box(0, 0, 6, 40, 10, 8)));
+/** A bridge right above the bed: pillars 0.6 mm tall (layers 1–3 are the plate's first). */
+const LOW_BRIDGE = meshOf(merge(box(0, 0, 0, 10, 10, 0.6), box(30, 0, 0, 40, 10, 0.6), box(0, 0, 0.6, 40, 10, 2)));
+const CUBE = meshOf(box(0, 0, 0, 20, 20, 10));
+
+async function gcodeOf(mesh: Mesh, req: Parameters<typeof resolveSettings>[0]): Promise<{ text: string; settings: SliceSettings; warnings: string[] }> {
+  const { settings } = resolveSettings(req);
+  const r = await slice([{ name: 'part', mesh }], settings);
+  return { text: new TextDecoder().decode(r.output), settings, warnings: r.stats.warnings };
+}
+
+/** The code of each line (comment removed), with the line's layer (-1 before the first `;LAYER:`). */
+function codeLines(text: string): Array<{ code: string; layer: number; n: number }> {
+  let layer = -1;
+  return text.split('\n').map((line, n) => {
+    const m = /^;LAYER:(-?\d+)/.exec(line);
+    if (m) layer = Number(m[1]);
+    const semi = line.indexOf(';');
+    return { code: (semi >= 0 ? line.slice(0, semi) : line).trim(), layer, n };
+  });
+}
+
+const word = (code: string, letter: string): number | undefined => {
+  const m = new RegExp(`(?:^|\\s)${letter}(-?[0-9.]+)`).exec(code);
+  return m ? Number(m[1]) : undefined;
+};
+
+test('z-hop: the first travel of a print goes to the part, never to the bed corner (a delta\'s is off the bed)', async () => {
+  for (const printer of ['FLSun Q5', 'Creality Ender 3']) {
+    const { text, settings } = await gcodeOf(CUBE, { printer, overrides: { zHop: 0.4 } });
+    const radius = Math.min(settings.bedWidth, settings.bedDepth) / 2;
+    const layers = text.slice(0, text.indexOf('M73 P100 R0')); // the end G-code parks where it likes
+    for (const { code, layer, n } of codeLines(layers)) {
+      if (layer < 0 || !/^G[01]\s/.test(code)) continue;
+      const x = word(code, 'X'), y = word(code, 'Y');
+      if (x === undefined || y === undefined) continue;
+      if (settings.originCenter) assert.ok(Math.hypot(x, y) <= radius, `${printer} line ${n + 1} '${code}' leaves the ${radius} mm bed circle`);
+      else assert.ok(x > 50 && y > 50, `${printer} line ${n + 1} '${code}' goes to the corner`);
+    }
+    const minX = Number(/;MINX:(-?[0-9.]+)/.exec(text)?.[1]);
+    assert.ok(settings.originCenter ? minX > -radius / 2 : minX > 50, `${printer}: the header's MINX ${minX} is the part's`);
+  }
+});
+
+test('RepRapFirmware with absolute E: the end G-code pulls back 2 mm, not the whole last layer', async () => {
+  const { text } = await gcodeOf(CUBE, { overrides: { gcodeFlavor: 'reprap', relativeExtrusion: false } });
+  const end = text.slice(text.lastIndexOf(';TIME_ELAPSED:'));
+  // RepRapFirmware's G91 leaves E absolute: from E = 0, `G1 E-2` is -2 mm there as on Marlin
+  const rrf = parseGcode(end, { g91MovesE: false, start: { e: 50 } });
+  const marlin = parseGcode(end, { start: { e: 50 } });
+  assert.ok(Math.abs(rrf.netE + 2) < 1e-9, `RepRapFirmware pulls back ${-rrf.netE} mm`);
+  assert.ok(Math.abs(marlin.netE + 2) < 1e-9, `Marlin pulls back ${-marlin.netE} mm`);
+});
+
+test('the bridge fan follows the filament (ABS 25 %, PETG 50 %) and stays off in the fan-off layers', async () => {
+  const fanOf = (code: string) => (code.startsWith('M107') ? 0 : Math.round(((word(code, 'S') ?? 255) * 100) / 255));
+  const fans = (text: string) => codeLines(text).filter((l) => /^M10[67]\b/.test(l.code)).map((l) => ({ layer: l.layer, percent: fanOf(l.code) }));
+
+  const abs = fans((await gcodeOf(BRIDGE, { filament: 'Generic_ABS' })).text);
+  assert.deepEqual([...new Set(abs.map((f) => f.percent))].sort((a, b) => a - b), [0, 25], 'ABS: off, and 25 % on its bridges');
+  const petg = fans((await gcodeOf(BRIDGE, { filament: 'Generic_PETG' })).text);
+  assert.ok(Math.max(...petg.map((f) => f.percent)) === 50, 'PETG bridges at its 50 %');
+  const pla = fans((await gcodeOf(BRIDGE, {})).text);
+  assert.equal(Math.max(...pla.map((f) => f.percent)), 100, 'PLA: 100 %, bridges too');
+
+  const low = fans((await gcodeOf(LOW_BRIDGE, { overrides: { fanOffLayers: 3, fanFullLayer: 5 } })).text);
+  assert.deepEqual(low.filter((f) => f.layer < 3 && f.percent > 0), [], 'no fan in the three fan-off layers, bridges or not');
+});
+
+test('a flexible filament\'s speed cap covers bridges too', async () => {
+  const { text, settings } = await gcodeOf(BRIDGE, { filament: 'Generic_TPU85A' });
+  assert.equal(settings.bridgeSpeed, 15);
+  let f = 0;
+  let e = 0;
+  for (const { code, layer } of codeLines(text)) {
+    f = word(code, 'F') ?? f;
+    if (layer < 0 || !/^G1\s/.test(code)) continue;
+    const ne = word(code, 'E');
+    if (ne !== undefined && ne > e && word(code, 'X') !== undefined) assert.ok(f <= 15 * 60 + 1e-9, `extrusion at F${f}: '${code}'`);
+    if (ne !== undefined) e = ne;
+    if (code.startsWith('G92')) e = 0;
+  }
+});
+
+test('the end lift stays within the build height, with a warning', async () => {
+  const { text, warnings } = await gcodeOf(CUBE, { printer: 'Elegoo Neptune 4', overrides: { bedHeight: 15 } });
+  const end = parseGcode(text.slice(text.lastIndexOf(';TIME_ELAPSED:')), { start: { z: 10 } });
+  assert.ok(end.end.z <= 15 + 1e-9, `the end G-code leaves Z at ${end.end.z}`);
+  assert.ok(warnings.some((w) => /lift was cut/.test(w)), warnings.join('; '));
+
+  assert.deepEqual(clampEndLift('G91\nG1 Z10 F3000 ; lift\nG90', 5, 250), { text: 'G91\nG1 Z10 F3000 ; lift\nG90' });
+  assert.equal(clampEndLift('G91\nG1 E-2\nG1 Z10 F3000 ; lift\nG90\nG1 X0 Y200', 245, 250).text, 'G91\nG1 E-2\nG1 Z5 F3000 ; lift\nG90\nG1 X0 Y200');
+  assert.equal(clampEndLift('G91\nG1 Z10 F3000', 250, 250).text, 'G91\nG1 F3000');
+  assert.equal(clampEndLift('G1 Z300', 100, 250).text, 'G1 Z250');
+  // after homing, where Z is depends on the machine: left alone
+  assert.equal(clampEndLift('G28\nG91\nG1 Z10', 249, 250).text, 'G28\nG91\nG1 Z10');
+});
+
+test('retractAtLayerChange: the retraction comes before the layer\'s move up', async () => {
+  const { text } = await gcodeOf(CUBE, { overrides: { retractAtLayerChange: true } });
+  const lines = codeLines(text);
+  let checked = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^;LAYER:([1-9]\d*)$/.test(text.split('\n')[lines[i]!.n]!)) continue;
+    const firstMove = lines.slice(i + 1).find((l) => /^G[01]\s/.test(l.code))!;
+    assert.ok(word(firstMove.code, 'E') !== undefined && word(firstMove.code, 'X') === undefined, `layer ${lines[i]!.layer} starts with '${firstMove.code}', not a retraction`);
+    checked++;
+  }
+  assert.ok(checked > 40, `${checked} layers`);
+});

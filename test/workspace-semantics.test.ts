@@ -1,0 +1,89 @@
+// What several models in one job mean (an outside audit of workspaces found each gap): printed
+// models that overlap print the overlap once, as the first model's; models that all float are
+// lowered to the bed with a warning; a name given twice still gives every model its own `;MESH:`;
+// keys a modifier cannot have are reported.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { distinctNames, slice } from '../src/engine/pipeline.js';
+import type { Mesh, ModelInput } from '../src/engine/types.js';
+import { resolveSettings } from '../src/profiles/index.js';
+import { readWorkspace } from '../src/service/workspace/read-workspace.js';
+import { box } from './mesh-fixtures.js';
+
+const settings = resolveSettings({}).settings;
+const meshOf = (x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): Mesh => {
+  const b = box(x0, y0, z0, x1, y1, z1);
+  return { positions: Float32Array.from(b.positions), indices: Uint32Array.from(b.indices) };
+};
+const placed = (name: string, mesh: Mesh): ModelInput => ({ name, mesh, keepPosition: true });
+
+/** Extrusion segments per `;MESH:` name: [x0, y0, x1, y1] on the layers between z 3 and 7. */
+function extrusionsByMesh(text: string): Map<string, number[][]> {
+  const out = new Map<string, number[][]>();
+  let mesh = '';
+  let x = 0, y = 0, z = 0, e = 0;
+  for (const raw of text.split('\n')) {
+    if (raw.startsWith(';MESH:')) mesh = raw.slice(6);
+    const code = raw.split(';')[0]!.trim();
+    if (code.startsWith('G92')) e = 0;
+    if (!/^G[01]\s/.test(code)) continue;
+    const v = (l: string) => {
+      const m = new RegExp(`\\s${l}(-?[0-9.]+)`).exec(' ' + code);
+      return m ? Number(m[1]) : undefined;
+    };
+    const nx = v('X') ?? x, ny = v('Y') ?? y, ne = v('E') ?? e;
+    z = v('Z') ?? z;
+    if (ne > e && (nx !== x || ny !== y) && z > 3 && z < 7) {
+      if (!out.has(mesh)) out.set(mesh, []);
+      out.get(mesh)!.push([x, y, nx, ny]);
+    }
+    x = nx;
+    y = ny;
+    e = ne;
+  }
+  return out;
+}
+
+test('printed models that overlap: the overlap is the first model\'s, the second stops at its surface', async () => {
+  // a: x 100–120, b: x 110–130; the overlap x 110–120 belongs to a
+  const r = await slice([placed('a', meshOf(100, 100, 0, 120, 120, 10)), placed('b', meshOf(110, 100, 0, 130, 120, 10))], settings);
+  const byMesh = extrusionsByMesh(new TextDecoder().decode(r.output));
+  const b = byMesh.get('b') ?? [];
+  assert.ok(b.length > 50, `b prints (${b.length} segments)`);
+  // half a line width of tolerance: b's outer wall runs along x = 120, a bead's centre inside it
+  const intoA = b.filter(([x0, , x1]) => Math.min(x0!, x1!) < 120 - 0.25);
+  assert.deepEqual(intoA.slice(0, 3), [], `${intoA.length} of b's extrusions lie inside a`);
+  assert.ok((byMesh.get('a') ?? []).some(([x0, , x1]) => Math.max(x0!, x1!) > 119), 'a still fills its whole box');
+});
+
+test('models that all stand above the bed are lowered together, and the client is told how far', async () => {
+  const r = await slice([placed('up', meshOf(100, 100, 5, 120, 120, 15))], settings);
+  assert.ok(r.stats.warnings.some((w) => /lowered by 5\.0 mm/.test(w)), r.stats.warnings.join('; '));
+  assert.ok(Math.abs(r.stats.bounds.max[2] - 10) < 0.05, `the top is at ${r.stats.bounds.max[2]} mm`);
+  const onBed = await slice([placed('down', meshOf(100, 100, 0, 120, 120, 10))], settings);
+  assert.deepEqual(onBed.stats.warnings.filter((w) => /lowered/.test(w)), []);
+});
+
+test('a name given to two models gives each its own ;MESH:', async () => {
+  assert.deepEqual(distinctNames(['a', 'b', 'a', 'a', 'a (2)']), ['a', 'b', 'a (3)', 'a (4)', 'a (2)']);
+  const r = await slice([placed('dup', meshOf(60, 100, 0, 80, 120, 5)), placed('dup', meshOf(140, 100, 0, 160, 120, 5))], settings);
+  const meshes = new Set(new TextDecoder().decode(r.output).split('\n').filter((l) => l.startsWith(';MESH:') && l !== ';MESH:NONMESH'));
+  assert.deepEqual([...meshes].sort(), [';MESH:dup', ';MESH:dup (2)']);
+});
+
+test('a modifier key other than FillDensityFactor is reported, not silently dropped', () => {
+  const tri = [[0, 0, 0], [10, 0, 0], [0, 10, 0], [0, 0, 10]];
+  const ws = {
+    Models: [
+      { ModelPositions: tri, ModelIndices: [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3], metaData: { Name: 'part', SlicingPriority: 0 } },
+      {
+        ModelPositions: tri,
+        ModelIndices: [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
+        metaData: { Name: 'soft', SlicingPriority: 1, Modifier: { FillDensityFactor: 0.4, InfillPattern: 'gyroid' } },
+      },
+    ],
+  };
+  const read = readWorkspace(new TextEncoder().encode(JSON.stringify(ws)), 'ws.json');
+  assert.equal(read.modifiers[0]!.fillDensity, 0.4);
+  assert.ok(read.warnings.some((w) => /'InfillPattern'.*only FillDensityFactor/.test(w)), read.warnings.join('; '));
+});
