@@ -86,12 +86,14 @@ default) and may carry overrides. They are applied in this order, later ones win
    heated bed, G-code flavour, absolute/relative E, firmware limits, start/end G-code, output format, the
    filament diameter its extruder takes, retraction that suits its extruder (direct drive or Bowden), and line
    widths equal to the nozzle.
-3. **Filament** (\`filamentPresetName\`, \`--filament\`; default \`Generic_PLA\`): temperatures, fan, density,
-   price; flexible grades also shorten and slow the printer's retraction.
+3. **Filament** (\`filamentPresetName\`, \`--filament\`; default \`Generic_PLA\`): temperatures, fan and bridge fan
+   (PLA 100 %, PETG 50 %, ASA 30 %, ABS 25 %, flexibles 80 %), density, price; flexible grades also shorten and slow
+   the printer's retraction.
 4. **Quality** (\`qualityPresetName\`, \`--quality\`; default \`Recommended\`): layer height and first layer height
    as a share of the nozzle (never above 0.75 × nozzle), top/bottom layers for a shell thickness, and a factor on
    feature speeds. Recommended on a 0.4 mm nozzle changes nothing.
-5. **Filament speed cap**: a flexible filament's highest print speed is applied again after the quality preset.
+5. **Filament speed cap**: a flexible filament's highest print speed is applied again after the quality preset
+   (to every print speed, bridges included).
 6. **Overrides** (\`overrides\` in a task, \`--set key=value\` on the command line): any keys of the tables below.
    An overridden \`nozzleDiameter\` is in place before the quality preset sizes the layers.
 

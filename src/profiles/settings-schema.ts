@@ -185,7 +185,7 @@ const SPECS = {
   bridgeEnabled: bool('support', 'Detect skin printed over air and print it as a bridge, in one direction across the gap.'),
   bridgeSpeed: num('speed', 'mm/s', 1, 1000, 'Bridge speed.'),
   bridgeFlow: num('support', '%', 10, 200, 'Bridge flow, percent of nominal.'),
-  bridgeFan: num('cooling', '%', 0, 100, 'Part-cooling fan while printing bridges.'),
+  bridgeFan: num('cooling', '%', 0, 100, 'Part-cooling fan while printing bridges (not in the fan-off layers); set by the filament preset.'),
 } satisfies SpecShape;
 
 type Schema = { readonly [K in keyof SliceSettings]: SpecFor<SliceSettings[K]> & { key: K; default: SliceSettings[K] } };
