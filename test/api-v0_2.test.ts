@@ -275,6 +275,7 @@ describe('v0.2 over HTTP', () => {
         if (!stored) throw new ApiError('URE006', 'no output');
         return { output: { id: outputId } as OutputRecord, stream: Readable.from([]), size: 0 };
       },
+      exists: async () => stored,
       remove: async (o: OutputRecord) => {
         removed.push(o.id);
         stored = false;
@@ -292,6 +293,16 @@ describe('v0.2 over HTTP', () => {
     assert.deepEqual(removed, ['o1']);
     await assert.rejects(downloads.take('a', task), (e: ApiError) => e.code === 'URE006' && /downloaded already/.test(e.message));
     await assert.rejects(downloads.take('a', { ...task, status: 'running', output: null }), (e: ApiError) => e.code === 'URE006' && /running/.test(e.message));
+
+    // a request that comes while a delivered download is still deleting its output (its claim not yet
+    // released) is told the file is gone, not that it may be taken again
+    stored = true;
+    const last = await downloads.take('a', task);
+    const late = downloads.take('a', task);
+    await new Promise((r) => setTimeout(r, 20));
+    stored = false; // the record is deleted first…
+    await assert.rejects(late, (e: ApiError) => e.code === 'URE006' && /downloaded already/.test(e.message));
+    await last.done(true); // …the claim goes after
   });
 
   test('scale applies before the rotation: 3 × 1 × 1, then 90° about Z, turns the long side along Y', () => {

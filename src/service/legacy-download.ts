@@ -15,6 +15,9 @@ export interface OneTimeDownload {
 
 /** How long a claim holds a download before another try may take over (a stalled or dead one). */
 const CLAIM_MS = 10 * 60_000;
+/** A refused claim looks again this often, this many ms apart, for a download that was just finishing. */
+const SETTLE_CHECKS = 4;
+const SETTLE_STEP_MS = 50;
 
 export class OneTimeDownloads {
   constructor(private readonly outputs: OutputService) {}
@@ -26,6 +29,13 @@ export class OneTimeDownloads {
     const outputId = task.output.outputId;
     const gone = () => fileNotFound(`no file for task ${task.id}: it was downloaded already (a download works once) or has expired`);
     if (!(await this.outputs.claimDownload(outputId, CLAIM_MS))) {
+      // a download that has just delivered its last byte holds the claim a few more milliseconds,
+      // while its output is deleted: a request in that window is told the file is gone, not invited
+      // to try again
+      for (let i = 0; i < SETTLE_CHECKS; i++) {
+        await new Promise((r) => setTimeout(r, SETTLE_STEP_MS));
+        if (!(await this.outputs.exists(accountId, outputId))) throw gone();
+      }
       // another request holds the download: it may yet break off and leave the file
       throw fileNotFound(
         `task ${task.id}'s file is being downloaded by another request (a download works once); if that download breaks off, the file can be taken again`,

@@ -30,6 +30,11 @@ export class OutputService {
     }
   }
 
+  /** Whether the caller's output is still recorded (a one-time download deletes the record first). */
+  async exists(accountId: string, outputId: string): Promise<boolean> {
+    return isGuid(outputId) && (await this.store.getOutput(accountId, normaliseGuid(outputId))) !== null;
+  }
+
   /**
    * Takes an output's one-time download for `ttlMs` (a download that outlives it, or whose process
    * died, leaves the output to the next try): false while someone else's claim holds it.
