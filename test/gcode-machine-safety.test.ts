@@ -129,3 +129,13 @@ test('retractAtLayerChange: the retraction comes before the layer\'s move up', a
   }
   assert.ok(checked > 40, `${checked} layers`);
 });
+
+test('a model that fits while its skirt or brim does not is refused, not printed off the bed edge', async () => {
+  // a 20 mm cube on a 30 mm bed: the skirt reaches from -1.2 to 31.2 mm
+  const small = { overrides: { bedWidth: 30, bedDepth: 30 } };
+  await assert.rejects(gcodeOf(CUBE, small), (e: Error) => /beyond the bed.*skirt/.test(e.message) && (e as { code?: string }).code === 'OUT_OF_VOLUME');
+  await assert.rejects(gcodeOf(CUBE, { overrides: { bedWidth: 30, bedDepth: 30, adhesionType: 'brim', brimWidth: 8 } }), /beyond the bed.*brim/);
+  // without adhesion the same cube prints, and every move is on the bed
+  const { text } = await gcodeOf(CUBE, { overrides: { bedWidth: 30, bedDepth: 30, adhesionType: 'none' } });
+  assert.match(text, /;MINX:[0-9]/);
+});

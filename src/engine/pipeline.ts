@@ -7,7 +7,7 @@ import type { ModelInput, SliceOptions, SliceResult, SliceStats } from './types.
 import { SliceError, throwIfAborted } from './types.js';
 import type { SliceSettings } from './settings.js';
 import { initGeometry } from './geom/clipper.js';
-import { placeModels } from './setup/place.js';
+import { checkPrintOnBed, placeModels } from './setup/place.js';
 import { layerSpecs } from './setup/layer-heights.js';
 import { runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
 import { encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
@@ -138,6 +138,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   t0 = performance.now();
   const written = writeGcodeBytes(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
   timings.output = performance.now() - t0;
+  checkPrintOnBed(written.stats.bounds, settings);
   warnings.push(...written.stats.warnings);
   const stats: SliceStats = {
     layerCount: plans.length,

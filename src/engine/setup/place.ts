@@ -174,3 +174,22 @@ function applyTransform(m: ModelInput, t: ModelTransform, s: SliceSettings): Mod
   const { transform: _applied, ...rest } = m;
   return { ...rest, mesh: { positions, indices: m.mesh.indices }, keepPosition: true };
 }
+
+/**
+ * After the toolpaths are made: everything the layers print, skirt, brim and raft included, lies on
+ * the bed. The model may fit while its adhesion does not (a 20 mm cube on a 30 mm bed has a skirt from
+ * -1.2 to 31.2 mm): Klipper stops the print at the first such move ("Move out of range"), Marlin drags
+ * the nozzle along the edge.
+ */
+export function checkPrintOnBed(bounds: Bounds3, s: SliceSettings): void {
+  const x0 = s.originCenter ? -s.bedWidth / 2 : 0;
+  const y0 = s.originCenter ? -s.bedDepth / 2 : 0;
+  const over = Math.max(x0 - bounds.min[0], y0 - bounds.min[1], bounds.max[0] - (x0 + s.bedWidth), bounds.max[1] - (y0 + s.bedDepth));
+  if (!(over > 1e-3)) return;
+  const what = s.adhesionType === 'none' ? 'toolpaths' : `${s.adhesionType} (adhesionType)`;
+  throw new SliceError(
+    `the print reaches ${fmt(Math.max(0.1, over))} mm beyond the bed of ${s.machineName} (${s.bedWidth} × ${s.bedDepth} mm): ` +
+      `its ${what} around the model does not fit; choose a smaller model, adhesionType none or skirt, or a narrower brimWidth, raftMargin or skirtDistance`,
+    'OUT_OF_VOLUME',
+  );
+}
