@@ -48,6 +48,8 @@ describe('/oauth2/token refusals', () => {
     assertOAuthError(await token(`${form}&pad=${'x'.repeat(20_000)}`, 'application/x-www-form-urlencoded'), 413, 'invalid_request');
     // refused by the route itself, as before
     assertOAuthError(await token('{"grant_type": 5}', 'application/json'), 400, 'unsupported_grant_type');
+    // RFC 6749 §5.2: a missing grant_type is a missing parameter
+    assertOAuthError(await token(`client_id=${keyId}&client_secret=x`, 'application/x-www-form-urlencoded'), 400, 'invalid_request');
     assertOAuthError(await token(`${form}&client_id=${keyId}&client_secret=wrong`, 'application/x-www-form-urlencoded'), 401, 'invalid_client');
   });
 });

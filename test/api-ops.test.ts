@@ -62,6 +62,31 @@ describe('operations endpoints', () => {
     assert.equal(doc.components.securitySchemes.subscriptionKey.name, 'Ocp-Apim-Subscription-Key');
     const ok = doc.paths['/v1/ws/tasks'].post.responses['200'];
     assert.match(JSON.stringify(ok), /#\/components\/schemas\/Task/);
+
+    // what a client generated from the document needs (an outside conformance check found each gap)
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>>).flatMap((p) => Object.values(p));
+    const ids = ops.map((o) => o.operationId);
+    assert.ok(ids.every((id) => typeof id === 'string' && /^[A-Za-z0-9_]+$/.test(id)), 'every operation has an operationId');
+    assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+    assert.equal(doc.paths['/v1/stl/tasks'].post.operationId, 'v1_postStlTasks');
+    assert.deepEqual(Object.keys(doc.paths['/v0.2/UploadFile'].post.requestBody.content).sort(), ['application/octet-stream', 'multipart/form-data']);
+    for (const status of ['413', '415', '431', '503']) assert.ok(doc.paths['/v1/stl/tasks'].post.responses[status], `a task start declares ${status}`);
+    assert.ok(doc.paths['/v1/upload/{fileType}/{fileName}'].post.responses['503'], 'an upload declares 503');
+    assert.ok(doc.paths['/v1/output/{outputId}/download'].get.responses['200'].headers['Content-Disposition'], 'a download declares its file name header');
+    assert.ok(doc.paths['/v0.2/DownloadFile'].get.responses['200'].headers['Content-Disposition']);
+    assert.deepEqual(Object.keys(doc.paths['/oauth2/token'].post.requestBody.content).sort(), ['application/json', 'application/x-www-form-urlencoded']);
+    assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, '/oauth2/token');
+    assert.deepEqual(doc.paths['/healthz'].get.security, [], 'public operations say so');
+    assert.deepEqual(doc.paths['/metrics'].get.security, []);
+  });
+
+  test('a task start sent as text/plain is 415, as a form is', async () => {
+    const body = JSON.stringify({ files: [{ fileId: '00000000-0000-4000-8000-000000000000' }], settings: { printerModel: 'Creality Ender 3' } });
+    for (const path of ['/v1/stl/tasks', '/v0.3/stl/tasks']) {
+      const r = await call(t.url, path, { key: t.key, body, headers: { 'Content-Type': 'text/plain' } });
+      assert.equal(r.status, 415, `${path}: ${r.text}`);
+      assert.equal(r.body.errorCode, 'URE000');
+    }
   });
 
   test('/docs serves the API reference with its script from this server', async () => {

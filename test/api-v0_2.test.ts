@@ -153,6 +153,10 @@ describe('v0.2 over HTTP', () => {
     }
     assert.equal(p.body.result.progress, '-1');
     assert.equal(p.body.result.status, 'failed');
+    // the id as ?taskid= on a POST that sends no body at all reads the same
+    const bare = await v02(`GetProgress?taskid=${taskId}`);
+    assert.equal(bare.status, 200, bare.text);
+    assert.equal(bare.body.result.progress, '-1');
     assert.equal(p.body.result.error.errorCode, 'SF000');
     assert.match(p.body.result.error.message, /outside the build volume/);
     for (const path of ['GetPrintingInformation', `DownloadFile?taskId=${taskId}`]) {

@@ -13,6 +13,7 @@ import { clientErrorHandler } from './client-error.js';
 import { interfaceErrorHandler, notFoundHandler } from './errors.js';
 import { frameworkErrorHandler } from './framework-errors.js';
 import { oauthRoutes } from './oauth-routes.js';
+import { addOperationIds } from './operation-ids.js';
 import { opsRoutes } from './ops-routes.js';
 import { SHARED_SCHEMAS } from './schemas.js';
 import { v0_1Api } from './v0_1/index.js';
@@ -93,6 +94,11 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
           subscriptionKey: { type: 'apiKey', in: 'header', name: 'Ocp-Apim-Subscription-Key' },
           subscriptionKeyQuery: { type: 'apiKey', in: 'query', name: 'subscription-key' },
           bearer: { type: 'http', scheme: 'bearer', description: 'a token from POST /oauth2/token' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'client credentials: client_id = the key id (`stratum keys list`), client_secret = the key',
+            flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: {} } },
+          },
         },
       },
       tags: [
@@ -115,6 +121,7 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     configuration: { title: 'Stratum API', withDefaultFonts: false },
   });
 
+  addOperationIds(app);
   await app.register(opsRoutes, { core });
   await app.register(oauthRoutes, { core });
   await app.register(v1Api, { prefix: '/v1', core, streams });

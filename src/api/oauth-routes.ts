@@ -46,7 +46,12 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
   });
   const errorSchema = {
     type: 'object',
+    required: ['error', 'error_description'],
     properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+  };
+  const tokenRequest = {
+    type: 'object',
+    properties: { grant_type: { type: 'string', description: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } },
   };
 
   app.post<{ Body: TokenBody | undefined }>(
@@ -56,9 +61,13 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
         summary: 'Get a bearer token (OAuth2 client credentials)',
         description: 'grant_type=client_credentials; client_id = the key id (`stratum keys list`), client_secret = the key.',
         tags: ['auth'],
+        security: [],
+        // RFC 6749's form, or the same fields as JSON; the credentials may come as HTTP Basic instead
         body: {
-          type: 'object',
-          properties: { grant_type: { type: 'string' }, client_id: { type: 'string' }, client_secret: { type: 'string' } },
+          content: {
+            'application/x-www-form-urlencoded': { schema: tokenRequest },
+            'application/json': { schema: tokenRequest },
+          },
         },
         response: {
           200: {
@@ -68,11 +77,18 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
           },
           400: errorSchema,
           401: errorSchema,
+          413: errorSchema,
+          500: { $ref: 'ApiError#' },
+          503: { $ref: 'ApiError#' },
         },
       },
     },
     async (req, reply) => {
       const body = req.body ?? {};
+      // RFC 6749 §5.2: a missing parameter is invalid_request; a grant other than ours unsupported_grant_type
+      if (body.grant_type === undefined || body.grant_type === '') {
+        return oauthError(reply, 400, 'invalid_request', 'grant_type is required: client_credentials');
+      }
       if (body.grant_type !== 'client_credentials') {
         return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be client_credentials');
       }

@@ -3,18 +3,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceCore } from '../service/embedded-runtime.js';
 import { authenticate } from './auth.js';
+import { V1_SECURITY } from './schemas.js';
 
 export async function opsRoutes(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
   const { core } = opts;
   const status = { type: 'object', properties: { status: { type: 'string' } } };
 
-  app.get('/healthz', { schema: { summary: 'Liveness', tags: ['operations'], response: { 200: status } } }, async () => ({
+  app.get('/healthz', { schema: { summary: 'Liveness', tags: ['operations'], security: [], response: { 200: status } } }, async () => ({
     status: 'ok',
   }));
 
   app.get(
     '/readyz',
-    { schema: { summary: 'Readiness', tags: ['operations'], response: { 200: status, 503: status } } },
+    { schema: { summary: 'Readiness', tags: ['operations'], security: [], response: { 200: status, 503: status } } },
     async (_req, reply) => {
       const ready = await core.ready();
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
@@ -27,7 +28,12 @@ export async function opsRoutes(app: FastifyInstance, opts: { core: ServiceCore 
       schema: {
         summary: 'Prometheus metrics',
         tags: ['operations'],
-        response: { 200: { description: 'text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        // public unless STRATUM_METRICS_PUBLIC=false: the document says what this server does
+        ...(core.config.metricsPublic ? { security: [] } : { security: V1_SECURITY }),
+        response: {
+          200: { description: 'text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
+          ...(core.config.metricsPublic ? {} : { 401: { $ref: 'GatewayError#' } }),
+        },
       },
       ...(core.config.metricsPublic ? {} : { onRequest: authenticate(core.accounts) }),
     },

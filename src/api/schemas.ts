@@ -134,10 +134,16 @@ export const SHARED_SCHEMAS = [apiErrorSchema, gatewayErrorSchema, fileRefSchema
 
 /** Error responses of a route, by status (401 is the gateway's shape, the rest the interface's). */
 export function errorResponses(...statuses: number[]): Record<number, unknown> {
-  const out: Record<number, unknown> = { 401: { $ref: 'GatewayError#' }, 500: { $ref: 'ApiError#' } };
+  // any route: 431 when the headers are too large, 503 while a store it needs is down (worth a retry)
+  const out: Record<number, unknown> = { 401: { $ref: 'GatewayError#' }, 431: { $ref: 'ApiError#' }, 500: { $ref: 'ApiError#' }, 503: { $ref: 'ApiError#' } };
   for (const s of statuses) out[s] = { $ref: 'ApiError#' };
   return out;
 }
 
+/** The header a download names its file in (`cube.gcode`, `cube.fcode`). */
+export const CONTENT_DISPOSITION = {
+  'Content-Disposition': { description: 'attachment; filename=NAME.gcode (or .fcode): the name to save the file as', schema: { type: 'string' } },
+};
+
 /** Security requirement of every /v1 route (any one of them). */
-export const V1_SECURITY: Array<Record<string, string[]>> = [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }, { bearer: [] }];
+export const V1_SECURITY: Array<Record<string, string[]>> = [{ subscriptionKey: [] }, { subscriptionKeyQuery: [] }, { bearer: [] }, { oauth2: [] }];

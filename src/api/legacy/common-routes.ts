@@ -7,6 +7,7 @@ import { OneTimeDownloads } from '../../service/legacy-download.js';
 import { legacyProgress, printingInformation } from '../../service/legacy-task-views.js';
 import { contentDisposition } from '../v1/output-routes.js';
 import { envelope } from './envelope.js';
+import { CONTENT_DISPOSITION } from '../schemas.js';
 import { RESULTS, TASK_ID_BODY, TASK_ID_QUERY, legacyRoute } from './schemas.js';
 import { taskIdOf } from './scope.js';
 
@@ -26,16 +27,24 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
   const { core, apiVersion, tag } = opts;
   const { tasks } = core;
 
-  app.route({
-    method: ['POST', 'GET'],
-    url: '/GetActivationStatus',
-    schema: legacyRoute(tag, 'Is the slicer active and ready?', RESULTS.activation),
-    handler: async () => envelope(apiVersion, { activated: (await core.ready()) ? 'true' : 'false' }),
-  });
+  // one registration per method: each gets its own operation (and operationId) in the document
+  for (const method of ['POST', 'GET'] as const) {
+    app.route({
+      method,
+      url: '/GetActivationStatus',
+      schema: legacyRoute(tag, `Is the slicer active and ready?${method === 'GET' ? ' (GET)' : ''}`, RESULTS.activation),
+      handler: async () => envelope(apiVersion, { activated: (await core.ready()) ? 'true' : 'false' }),
+    });
+  }
+
+  // a POST that sends no body at all (the id as ?taskid=) reads as an empty one
+  const bodyOptional = async (req: FastifyRequest) => {
+    if (req.body === undefined || req.body === null) req.body = {};
+  };
 
   // the two readings also answer GET with ?taskid= (the id in the query, as DownloadFile takes it)
   const reading = (url: string, summary: string, result: Record<string, unknown>, handler: (req: FastifyRequest) => Promise<unknown>) => {
-    app.post(url, { schema: legacyRoute(tag, summary, result, { body: TASK_ID_BODY, querystring: TASK_ID_QUERY }) }, handler);
+    app.post(url, { schema: legacyRoute(tag, summary, result, { body: TASK_ID_BODY, querystring: TASK_ID_QUERY }), preValidation: bodyOptional }, handler);
     app.get(url, { schema: legacyRoute(tag, `${summary} (GET)`, result, { querystring: TASK_ID_QUERY }) }, handler);
   };
   reading('/GetProgress', 'Progress of a task', RESULTS.progress, async (req) => {
@@ -48,35 +57,41 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
     envelope(apiVersion, printingInformation(await tasks.get(req.accountId, taskIdOf(req)))),
   );
 
-  app.post('/CancelSlicing', { schema: legacyRoute(tag, 'Cancel a queued or running task', RESULTS.cancel, { body: TASK_ID_BODY }) }, async (req) => {
+  app.post('/CancelSlicing', { schema: legacyRoute(tag, 'Cancel a queued or running task', RESULTS.cancel, { body: TASK_ID_BODY, querystring: TASK_ID_QUERY }), preValidation: bodyOptional }, async (req) => {
     const task = await tasks.cancel(req.accountId, taskIdOf(req));
     return envelope(apiVersion, { taskid: task.id, taskId: task.id, status: task.status });
   });
 
-  const downloadSchema = legacyRoute(tag, 'Download the printer file of a finished task (once: the second call answers 404 URE006)', {}, {
-    querystring: TASK_ID_QUERY,
-  });
-  (downloadSchema.response as Record<number, unknown>)[200] = {
-    description: 'the G-code or FCode file; Content-Disposition names it',
-    content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  const downloadSchema = (method: 'GET' | 'POST') => {
+    const summary = `Download the printer file of a finished task (once: the second call answers 404 URE006)${method === 'POST' ? ' (POST)' : ''}`;
+    const schema = legacyRoute(tag, summary, {}, { querystring: TASK_ID_QUERY, ...(method === 'POST' ? { body: TASK_ID_BODY } : {}) });
+    (schema.response as Record<number, unknown>)[200] = {
+      description: 'the G-code or FCode file; Content-Disposition names it',
+      headers: CONTENT_DISPOSITION,
+      content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+    };
+    return schema;
   };
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/DownloadFile',
-    schema: downloadSchema,
-    handler: async (req, reply) => {
-      const task = await tasks.get(req.accountId, taskIdOf(req));
-      const { download, done } = await downloads(core).take(req.accountId, task);
-      reply
-        .header('content-type', 'application/octet-stream')
-        .header('content-disposition', contentDisposition(download.output.outputName))
-        .header('content-length', download.size);
-      // HEAD (fastify answers it with this handler, sending no body) does not use up the one download
-      const delivered = req.method !== 'HEAD';
-      const res = reply.raw;
-      res.once('finish', () => void done(delivered).catch((err) => req.log.error({ err }, 'legacy download: deleting the output failed')));
-      res.once('close', () => void done(false));
-      return reply.send(download.stream);
-    },
-  });
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/DownloadFile',
+      schema: downloadSchema(method),
+      ...(method === 'POST' ? { preValidation: bodyOptional } : {}),
+      handler: async (req, reply) => {
+        const task = await tasks.get(req.accountId, taskIdOf(req));
+        const { download, done } = await downloads(core).take(req.accountId, task);
+        reply
+          .header('content-type', 'application/octet-stream')
+          .header('content-disposition', contentDisposition(download.output.outputName))
+          .header('content-length', download.size);
+        // HEAD (fastify answers it with this handler, sending no body) does not use up the one download
+        const delivered = req.method !== 'HEAD';
+        const res = reply.raw;
+        res.once('finish', () => void done(delivered).catch((err) => req.log.error({ err }, 'legacy download: deleting the output failed')));
+        res.once('close', () => void done(false));
+        return reply.send(download.stream);
+      },
+    });
+  }
 }

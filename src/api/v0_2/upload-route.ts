@@ -117,6 +117,22 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
         description:
           'multipart/form-data with a text field FileName and a file field file; or the raw bytes (application/octet-stream) with ?filename=NAME.stl.',
         querystring: { type: 'object', additionalProperties: true, properties: { filename: { type: 'string' } } },
+        // documents the two ways to send the file (the route reads the body itself: no validation)
+        body: {
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['file'],
+                properties: {
+                  FileName: { type: 'string', description: 'the STL file name (or ?filename=)' },
+                  file: { type: 'string', format: 'binary', description: 'the STL bytes' },
+                },
+              },
+            },
+            'application/octet-stream': { schema: { type: 'string', format: 'binary', description: 'the STL bytes; name it with ?filename=NAME.stl' } },
+          },
+        },
       }),
       validatorCompiler: () => () => true,
       onRequest: async (req) => {

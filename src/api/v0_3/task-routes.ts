@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import type { TaskKind } from '../../service/model.js';
 import { parseStartTask, type StartTaskInput } from '../../service/task-request.js';
+import { jsonBodyOnly } from '../json-body-only.js';
 import { V1_SECURITY, errorResponses, startTaskBodySchema } from '../schemas.js';
 import { taskJson } from '../task-json.js';
 import { canonicalStartBody } from './start-body.js';
@@ -44,9 +45,10 @@ export async function v0_3TaskRoutes(app: FastifyInstance, opts: { core: Service
           tags,
           security: V1_SECURITY,
           body: startTaskBodySchema,
-          response: taskResponse,
+          response: { ...taskResponse, ...errorResponses(413, 415) },
         },
         preValidation: async (req) => {
+          await jsonBodyOnly(req);
           req.body = canonicalStartBody(req.body);
         },
       },

@@ -2,7 +2,7 @@
 // caller's uploaded files (GET and DELETE /files/{fileId}).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
-import { V1_SECURITY, errorResponses } from '../schemas.js';
+import { CONTENT_DISPOSITION, V1_SECURITY, errorResponses } from '../schemas.js';
 import { storedFileJson } from '../task-json.js';
 
 /** `attachment; filename=x.gcode`, quoted with an RFC 5987 form when the name needs it. */
@@ -30,6 +30,7 @@ export async function outputRoutes(app: FastifyInstance, opts: { core: ServiceCo
     response: {
       200: {
         description: 'the G-code or FCode file',
+        headers: CONTENT_DISPOSITION,
         content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
       },
       ...errorResponses(404),

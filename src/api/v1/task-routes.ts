@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import type { TaskKind } from '../../service/model.js';
 import { parseStartTask } from '../../service/task-request.js';
+import { jsonBodyOnly } from '../json-body-only.js';
 import { V1_SECURITY, errorResponses, startTaskBodySchema } from '../schemas.js';
 import { taskJson } from '../task-json.js';
 
@@ -38,8 +39,9 @@ export async function taskRoutes(app: FastifyInstance, opts: { core: ServiceCore
           tags,
           security: V1_SECURITY,
           body: startTaskBodySchema,
-          response: taskResponse,
+          response: { ...taskResponse, ...errorResponses(413, 415) },
         },
+        preValidation: jsonBodyOnly,
       },
       async (req) => taskJson(await tasks.start(req.accountId, kind, parseStartTask(req.body))),
     );
