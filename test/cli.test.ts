@@ -15,7 +15,7 @@ import { parseSetArgs, parseSupport } from '../src/cli/set-values.js';
 import { formatDuration } from '../src/cli/format.js';
 import { writeFileAtomic } from '../src/cli/atomic-write.js';
 import { readInputFile } from '../src/cli/read-input.js';
-import { binaryStl, box, soup } from './mesh-fixtures.js';
+import { binaryStl, box, soup, zip } from './mesh-fixtures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'stratum.js');
@@ -516,4 +516,25 @@ test('thick lines cover the bead width; thin lines one pixel', () => {
   let thin = 0;
   for (let y = 0; y < 20; y++) for (let x = 0; x < 20; x++) if (t.getPixel(x, y)[0] === 0) thin++;
   assert.equal(thin, 20);
+});
+
+test('a 3MF plate of two objects slices as two models: each its own ;MESH: and, on Klipper, its own object to cancel', () => {
+  const cubeXml = (id: number, name: string) => {
+    const b = box(0, 0, 0, 10, 10, 10);
+    const v: string[] = [];
+    for (let i = 0; i < b.positions.length; i += 3) v.push(`<vertex x="${b.positions[i]}" y="${b.positions[i + 1]}" z="${b.positions[i + 2]}"/>`);
+    const t: string[] = [];
+    for (let i = 0; i < b.indices.length; i += 3) t.push(`<triangle v1="${b.indices[i]}" v2="${b.indices[i + 1]}" v3="${b.indices[i + 2]}"/>`);
+    return `<object id="${id}" type="model" name="${name}"><mesh><vertices>${v.join('')}</vertices><triangles>${t.join('')}</triangles></mesh></object>`;
+  };
+  const xml =
+    `<?xml version="1.0"?><model unit="millimeter" xmlns="http://schemas.microsoft.com/3dmanufacturing/core/2015/02"><resources>${cubeXml(1, 'left')}${cubeXml(2, 'right')}</resources>` +
+    `<build><item objectid="1"/><item objectid="2" transform="1 0 0 0 1 0 0 0 1 30 0 0"/></build></model>`;
+  writeFileSync(join(work, 'plate.3mf'), zip({ '3D/3dmodel.model': xml }));
+  const r = stratum('slice', 'plate.3mf', '-o', 'plate.gcode', '--printer', 'Voron 2.4 (350)', '--quiet');
+  assert.equal(r.code, 0, r.stderr);
+  const text = readFileSync(join(work, 'plate.gcode'), 'utf8');
+  const meshes = new Set(text.split('\n').filter((l) => l.startsWith(';MESH:') && l !== ';MESH:NONMESH'));
+  assert.deepEqual([...meshes].sort(), [';MESH:plate.3mf: left', ';MESH:plate.3mf: right']);
+  assert.equal(text.split('\n').filter((l) => l.startsWith('EXCLUDE_OBJECT_DEFINE')).length, 2);
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseModel, detectFormat, meshBounds } from '../src/engine/mesh/index.js';
+import { parseModel, parseModelParts, detectFormat, meshBounds } from '../src/engine/mesh/index.js';
 import { SliceError } from '../src/engine/types.js';
 import { box, soup, binaryStl, asciiStl, zip, rng, signedVolume, MODELS_DIR } from './mesh-fixtures.js';
 
@@ -162,6 +162,26 @@ test('3MF: unit, build transforms and components', () => {
     // cm → mm: the first cube spans 0..100 mm, the second is moved 20 mm in x and 30 mm in z
     assert.deepEqual(meshBounds(mesh), { min: [0, 0, 0], max: [120, 100, 130] });
   }
+});
+
+test('3MF plate: each build item is a part of its own (name, mesh, place kept); a one-item file is one part', () => {
+  const named = meshObject(1, cube).replace('<object id="1" type="model">', '<object id="1" type="model" name="left leg">');
+  const xml = model3mf(
+    'millimeter',
+    named + `<object id="2" type="model"><components><component objectid="1" transform="1 0 0 0 1 0 0 0 1 0 0 0"/></components></object>`,
+    `<item objectid="1"/><item objectid="2" transform="1 0 0 0 1 0 0 0 1 30 0 0"/>`,
+  );
+  const { parts, warnings } = parseModelParts(zip({ '_rels/.rels': RELS, '3D/3dmodel.model': xml }), 'plate.3mf');
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(parts.map((p) => p.name), ['plate.3mf: left leg', 'plate.3mf #2']);
+  assert.deepEqual(parts.map((p) => p.mesh.indices.length), [36, 36]);
+  assert.deepEqual(parts.map((p) => meshBounds(p.mesh)), [
+    { min: [0, 0, 0], max: [10, 10, 10] },
+    { min: [30, 0, 0], max: [40, 10, 10] },
+  ]);
+  const single = parseModelParts(zip({ '3D/3dmodel.model': model3mf('millimeter', meshObject(1, cube), '<item objectid="1"/>') }), 'one.3mf');
+  assert.deepEqual(single.parts.map((p) => [p.name, p.mesh.indices.length]), [['one.3mf', 36]]);
+  assert.deepEqual(parseModelParts(enc(asciiStl(soup(box(0, 0, 0, 5, 5, 5)))), 'a.stl').parts.map((p) => p.name), ['a.stl']);
 });
 
 test('3MF errors: no model part, missing object, bad index, damaged archive', () => {

@@ -3,7 +3,7 @@
 // The signal reaches the engine only where it yields to the event loop.
 import { slice, initGeometry, withReadWarnings } from '../engine/index.js';
 import type { SliceSettings } from '../engine/index.js';
-import { parseModel } from '../engine/mesh/index.js';
+import { parseModelParts, trianglesOf, type ModelPart } from '../engine/mesh/index.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
 import { chooseWasmTier } from './wasm-tier.js';
 
@@ -25,19 +25,21 @@ export async function sliceInProcess(
   const parsed = parseHandedBytes(input, name);
   // before the geometry library's WASM is compiled: a small slice runs it unoptimised (wasm-tier.ts);
   // with layer threads (large files) the flag would reach them too, and they want the optimised code
-  if (!opts.executor && !opts.keepWasmTier) chooseWasmTier(parsed.mesh, settings.layerHeight);
+  if (!opts.executor && !opts.keepWasmTier) chooseWasmTier(largestPart(parsed.parts).mesh, settings.layerHeight);
   await initGeometry();
-  const result = await slice([{ name, mesh: parsed.mesh }], settings, opts).catch((err: unknown) => {
+  const result = await slice(parsed.parts, settings, opts).catch((err: unknown) => {
     throw withReadWarnings(err, parsed.warnings);
   });
-  return { ...result, triangles: parsed.mesh.indices.length / 3, parseWarnings: parsed.warnings };
+  return { ...result, triangles: trianglesOf(parsed.parts), parseWarnings: parsed.warnings };
 }
 
+const largestPart = (parts: readonly ModelPart[]): ModelPart => parts.reduce((a, b) => (b.mesh.indices.length > a.mesh.indices.length ? b : a));
+
 /** Not async, so that no suspended frame keeps the bytes once they are parsed. */
-function parseHandedBytes(input: Uint8Array | HandedBytes, name: string): ReturnType<typeof parseModel> {
-  if (input instanceof Uint8Array) return parseModel(input, name);
+function parseHandedBytes(input: Uint8Array | HandedBytes, name: string): ReturnType<typeof parseModelParts> {
+  if (input instanceof Uint8Array) return parseModelParts(input, name);
   const bytes = input.bytes;
   if (!bytes) throw new Error('the model bytes were already handed over');
   input.bytes = null;
-  return parseModel(bytes, name);
+  return parseModelParts(bytes, name);
 }

@@ -3,7 +3,7 @@
 // stays free to redraw the progress bar and to stop the slice the moment Ctrl-C arrives.
 import { parentPort, workerData } from 'node:worker_threads';
 import { slice, initGeometry, withReadWarnings } from '../engine/index.js';
-import { parseModel } from '../engine/mesh/index.js';
+import { parseModelParts, trianglesOf } from '../engine/mesh/index.js';
 import type { SliceSettings } from '../engine/index.js';
 import type { SliceJob, WorkerMessage } from './slice-thread.js';
 
@@ -11,9 +11,9 @@ const port = parentPort;
 if (!port) throw new Error('slice-worker.js runs as a worker thread');
 
 async function work(job: SliceJob): Promise<void> {
-  const parsed = parseModel(new Uint8Array(job.bytes), job.name);
+  const parsed = parseModelParts(new Uint8Array(job.bytes), job.name);
   await initGeometry();
-  const result = await slice([{ name: job.name, mesh: parsed.mesh }], job.settings as SliceSettings, {
+  const result = await slice(parsed.parts, job.settings as SliceSettings, {
     onProgress: (fraction, stage) => port!.postMessage({ type: 'progress', fraction, stage } satisfies WorkerMessage),
   }).catch((err: unknown) => {
     throw withReadWarnings(err, parsed.warnings);
@@ -26,7 +26,7 @@ async function work(job: SliceJob): Promise<void> {
     output,
     format: result.format,
     stats: result.stats,
-    triangles: parsed.mesh.indices.length / 3,
+    triangles: trianglesOf(parsed.parts),
     parseWarnings: parsed.warnings,
   };
   port!.postMessage(msg, transferable ? [output.buffer as ArrayBuffer] : []);

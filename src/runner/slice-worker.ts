@@ -2,7 +2,7 @@
 // it, resolves the settings, slices with progress posted back, writes the printer file atomically
 // and returns the totals. The engine itself does no I/O; this file is its I/O edge.
 import { initGeometry, slice, withReadWarnings } from '../engine/index.js';
-import { parseModel } from '../engine/mesh/index.js';
+import { parseModel, parseModelParts } from '../engine/mesh/index.js';
 import type { ModelInput } from '../engine/types.js';
 import { resolveSettings } from '../profiles/index.js';
 import { loadWorkspace } from '../service/workspace/load-workspace.js';
@@ -69,10 +69,10 @@ function progressPoster(job: SliceJob): (fraction: number, stage: string) => voi
   };
 }
 
-/** parseModel, with the file's name in the message so the user knows which upload is wrong */
-function parseNamed(bytes: Uint8Array, fileName: string): ReturnType<typeof parseModel> {
+/** A model parser, with the file's name in the message so the user knows which upload is wrong */
+function parseNamed<T>(bytes: Uint8Array, fileName: string, parse: (bytes: Uint8Array, fileName: string) => T): T {
   try {
-    return parseModel(bytes, fileName);
+    return parse(bytes, fileName);
   } catch (err) {
     const e = err as Error;
     if (e?.message && !e.message.includes(fileName)) e.message = `${fileName}: ${e.message}`;
@@ -105,9 +105,17 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
       placed = ws.placed;
       warnings.push(...ws.warnings);
     } else {
-      const parsed = parseNamed(bytes, job.model.fileName);
-      models = [{ name: job.model.fileName, mesh: parsed.mesh, ...(job.request.transform ? { transform: job.request.transform } : {}) }];
-      warnings.push(...parsed.warnings);
+      if (job.request.transform) {
+        // a legacy placement moves the file's contents as one body
+        const parsed = parseNamed(bytes, job.model.fileName, parseModel);
+        models = [{ name: job.model.fileName, mesh: parsed.mesh, transform: job.request.transform }];
+        warnings.push(...parsed.warnings);
+      } else {
+        // a plate of several objects (3MF build items) prints them as models of their own
+        const parsed = parseNamed(bytes, job.model.fileName, parseModelParts);
+        models = parsed.parts;
+        warnings.push(...parsed.warnings);
+      }
     }
     const xml = job.request.xmlBlobKey
       ? Buffer.from(await readInput(store, job.request.xmlBlobKey, 'the XML configuration')).toString('utf8')

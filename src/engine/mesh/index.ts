@@ -1,3 +1,3 @@
 // Model input: file bytes → indexed triangle mesh in millimetres.
-export { parseModel, detectFormat, type ModelFormat } from './parse-model.js';
+export { parseModel, parseModelParts, trianglesOf, detectFormat, type ModelFormat, type ModelPart } from './parse-model.js';
 export { meshBounds } from './bounds.js';

@@ -82,6 +82,51 @@ const FORMAT_NAME: Record<ModelFormat, string> = { 'stl-binary': 'binary STL', '
  * with a message naming the problem when the file cannot be a model.
  */
 export function parseModel(bytes: Uint8Array, fileName: string): { mesh: Mesh; warnings: string[] } {
+  const { raw, format, warnings } = readNamed(bytes, fileName);
+  try {
+    return { mesh: cleanMesh(raw, format, fileName, warnings), warnings };
+  } catch (err) {
+    // a file refused after it was read with warnings says them: "a coordinate is NaN" or "no
+    // triangles left" alone does not tell that the file was shorter than its header declares
+    throw withReadWarnings(err, warnings);
+  }
+}
+
+/** One printed object of a model file. */
+export interface ModelPart {
+  name: string;
+  mesh: Mesh;
+}
+
+/**
+ * Like parseModel, but a file that places several separate objects (a 3MF plate's build items)
+ * gives one mesh each, in the file's order and relative positions: each then prints as a model of
+ * its own (its own `;MESH:`, its own object to cancel in Klipper). Other files give one part named
+ * `fileName`.
+ */
+export function parseModelParts(bytes: Uint8Array, fileName: string): { parts: ModelPart[]; warnings: string[] } {
+  const { raw, format, warnings } = readNamed(bytes, fileName);
+  try {
+    if (!raw.parts || !raw.indices) return { parts: [{ name: fileName, mesh: cleanMesh(raw, format, fileName, warnings) }], warnings };
+    const all = raw.indices;
+    const parts = raw.parts.map((p, k) => {
+      const name = p.name?.trim() ? `${fileName}: ${p.name.trim()}` : `${fileName} #${k + 1}`;
+      const indices = all.slice(p.indexStart, p.indexEnd);
+      for (let i = 0; i < indices.length; i++) indices[i] -= p.vertexStart;
+      const sub: RawMesh = { positions: raw.positions.subarray(3 * p.vertexStart, 3 * p.vertexEnd), indices, unitsKnown: raw.unitsKnown, warnings: [] };
+      return { name, mesh: cleanMesh(sub, format, name, warnings) };
+    });
+    return { parts, warnings };
+  } catch (err) {
+    throw withReadWarnings(err, warnings);
+  }
+}
+
+/** Triangles in all the parts. */
+export const trianglesOf = (parts: readonly ModelPart[]): number => parts.reduce((n, p) => n + p.mesh.indices.length / 3, 0);
+
+/** Reads the triangles as the file holds them; the readers' warnings prefixed with the file's name. */
+function readNamed(bytes: Uint8Array, fileName: string): { raw: RawMesh; format: ModelFormat; warnings: string[] } {
   const format = detectFormat(bytes);
   let raw: RawMesh;
   try {
@@ -90,14 +135,7 @@ export function parseModel(bytes: Uint8Array, fileName: string): { mesh: Mesh; w
     if (err instanceof RangeError) throw badModel(`'${fileName}' is too large to read (${err.message})`);
     throw err;
   }
-  const warnings = raw.warnings.map((w) => `${fileName}: ${w}`);
-  try {
-    return { mesh: cleanMesh(raw, format, fileName, warnings), warnings };
-  } catch (err) {
-    // a file refused after it was read with warnings says them: "a coordinate is NaN" or "no
-    // triangles left" alone does not tell that the file was shorter than its header declares
-    throw withReadWarnings(err, warnings);
-  }
+  return { raw, format, warnings: raw.warnings.map((w) => `${fileName}: ${w}`) };
 }
 
 /** Welds and checks the read triangles (adding to `warnings`); throws SliceError('BAD_MODEL'). */

@@ -10,6 +10,20 @@ export interface RawMesh {
   /** true when the file states its unit (3MF); false for STL/OBJ, where a tiny model is taken to be in metres */
   unitsKnown: boolean;
   warnings: string[];
+  /**
+   * separate printed objects, when the file places several (a 3MF's build items): each one's
+   * vertices and triangle indices are contiguous runs of `positions` and `indices`
+   */
+  parts?: RawPart[];
+}
+
+export interface RawPart {
+  /** the object's own name in the file, if it has one */
+  name?: string;
+  vertexStart: number;
+  vertexEnd: number;
+  indexStart: number;
+  indexEnd: number;
 }
 
 /** More triangles than any printable model needs; refusing early keeps memory bounded. */

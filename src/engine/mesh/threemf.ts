@@ -2,7 +2,7 @@
 // object's <vertices>/<triangles> are read; the <build> items say which objects are printed and
 // where (3×4 affine transforms, composed through <components>, which may live in other model parts);
 // the model's `unit` attribute scales to millimetres.
-import { type RawMesh, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
+import { type RawMesh, type RawPart, MAX_TRIANGLES, badModel, tooManyTriangles } from './raw-mesh.js';
 import { ZipArchive } from './zip.js';
 import { scanXml, type XmlAttributes } from './xml-scan.js';
 
@@ -38,6 +38,7 @@ class Growable<T extends Float64Array | Uint32Array> {
 
 interface ModelObject {
   type: string;
+  name?: string;
   vertices: Growable<Float64Array>;
   /** vertex indices as read; NaN (not an index) becomes 2^32 − 1, caught by the range check */
   triangles: Growable<Uint32Array>;
@@ -99,7 +100,7 @@ function parseModelPart(xml: Uint8Array, name: string): ModelPart {
           return;
         }
         case 'object':
-          current = { type: a.get('type') ?? 'model', vertices: new Growable(new Float64Array(48)), triangles: new Growable(new Uint32Array(48)), components: [] };
+          current = { type: a.get('type') ?? 'model', name: a.get('name'), vertices: new Growable(new Float64Array(48)), triangles: new Growable(new Uint32Array(48)), components: [] };
           part.objects.set(a.get('id') ?? '', current);
           return;
         case 'component':
@@ -172,6 +173,7 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   const indices = new Growable(new Uint32Array(3 * 1024));
   let skipped = 0;
   let placements = 0;
+  const printed: RawPart[] = [];
   const place = (partPath: string, objectId: string, m: Transform, depth: number): void => {
     if (depth > 16) throw badModel('3MF: components nest deeper than 16 levels (a cycle?)');
     // depth alone does not bound the work: 15 levels of 10 components each place 10^15 objects
@@ -220,10 +222,23 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   } else {
     for (const item of root.items) {
       const t = root.unit === 1 ? item.transform : item.transform.map((v, k) => (k >= 9 ? v * root.unit : v));
+      const vertexStart = positions.length / 3;
+      const indexStart = indices.length;
       place(item.path || rootName, item.objectId, t, 0);
+      // each build item is an object of its own on the plate (its own ;MESH:, its own cancel in Klipper)
+      if (indices.length > indexStart) {
+        const name = partOf(item.path || rootName).objects.get(item.objectId)?.name;
+        printed.push({ ...(name ? { name } : {}), vertexStart, vertexEnd: positions.length / 3, indexStart, indexEnd: indices.length });
+      }
     }
   }
   if (skipped > 0) warnings.push(`3MF: ${skipped} support/other object(s) were not sliced`);
   if (indices.length === 0) throw badModel('3MF without a model: no object with triangles in the build');
-  return { positions: Float32Array.from(positions.data.subarray(0, positions.length)), indices: indices.data.slice(0, indices.length), unitsKnown: true, warnings };
+  return {
+    positions: Float32Array.from(positions.data.subarray(0, positions.length)),
+    indices: indices.data.slice(0, indices.length),
+    unitsKnown: true,
+    warnings,
+    ...(printed.length > 1 ? { parts: printed } : {}),
+  };
 }
