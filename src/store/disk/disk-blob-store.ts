@@ -60,6 +60,8 @@ export class DiskBlobStore implements BlobStore {
         try {
           await handle.writeFile(source);
           await handle.sync();
+          const kept = (await handle.stat()).size;
+          if (kept !== source.byteLength) throw new Error(`the disk kept ${kept} of ${source.byteLength} bytes`);
         } finally {
           await handle.close();
         }
@@ -70,6 +72,11 @@ export class DiskBlobStore implements BlobStore {
         const feed = feedCounter(source, counter);
         try {
           await pipeline(counter, new SyncingFileSink(handle));
+          // what the disk kept, not what the writes reported: Node 20.10's FileHandle.writev reports
+          // bytes it did not write once a write fails (a file-size limit, a full disk), which stored
+          // a silently truncated upload
+          const kept = (await handle.stat()).size;
+          if (kept !== counter.bytes) throw new Error(`the disk kept ${kept} of ${counter.bytes} bytes`);
         } catch (err) {
           // a write error (disk full, read-only, I/O) is the store's; a broken body the client's
           throw whoFailed(feed, counter, err);
