@@ -139,3 +139,17 @@ test('a model that fits while its skirt or brim does not is refused, not printed
   const { text } = await gcodeOf(CUBE, { overrides: { bedWidth: 30, bedDepth: 30, adhesionType: 'none' } });
   assert.match(text, /;MINX:[0-9]/);
 });
+
+test('a round bed (delta): a model that fits the square but not the circle is refused, as is a skirt past the circle', async () => {
+  // FLSun Q5: 200 mm across; a 150 mm square part has its corners 106 mm from the centre
+  const wide = meshOf(box(0, 0, 0, 150, 150, 2));
+  await assert.rejects(gcodeOf(wide, { printer: 'FLSun Q5' }), (e: Error) => /outside the build volume.*round bed 200 mm across/.test(e.message));
+  // 136 mm square: corners 96.2 mm out, inside the circle; its skirt (3 mm out, then a loop) is not
+  const near = meshOf(box(0, 0, 0, 136, 136, 2));
+  await assert.rejects(gcodeOf(near, { printer: 'FLSun Q5' }), (e: Error) => /beyond the bed.*round bed 200 mm across.*skirt/.test(e.message));
+  const { text } = await gcodeOf(near, { printer: 'FLSun Q5', overrides: { adhesionType: 'none' } });
+  for (const { code, layer } of codeLines(text.slice(0, text.indexOf('M73 P100 R0')))) {
+    const x = word(code, 'X'), y = word(code, 'Y');
+    if (layer >= 0 && x !== undefined && y !== undefined) assert.ok(Math.hypot(x, y) <= 100, `'${code}' leaves the bed circle`);
+  }
+});

@@ -138,7 +138,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   t0 = performance.now();
   const written = writeGcodeBytes(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
   timings.output = performance.now() - t0;
-  checkPrintOnBed(written.stats.bounds, settings);
+  checkPrintOnBed(written.stats.bounds, settings, written.stats.bedReach);
   warnings.push(...written.stats.warnings);
   const stats: SliceStats = {
     layerCount: plans.length,

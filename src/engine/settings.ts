@@ -21,6 +21,8 @@ export interface SliceSettings {
   bedHeight: number;
   /** true when (0,0) is the bed centre (delta printers) */
   originCenter: boolean;
+  /** the bed is round (deltas): its diameter is bedWidth, and everything printed lies within it */
+  roundBed: boolean;
   nozzleDiameter: number;
   heatedBed: boolean;
   gcodeFlavor: GcodeFlavor;

@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS: Readonly<SliceSettings> = Object.freeze({
   bedDepth: 220,
   bedHeight: 250,
   originCenter: false,
+  roundBed: false,
   nozzleDiameter: 0.4,
   heatedBed: true,
   gcodeFlavor: 'marlin',

@@ -45,6 +45,7 @@ export function printerSettings(p: PrinterPreset, nozzleDiameter = p.nozzleDiame
     bedDepth: p.bedDepth,
     bedHeight: p.bedHeight,
     originCenter: p.originCenter,
+    roundBed: p.roundBed,
     nozzleDiameter,
     heatedBed: p.heatedBed,
     gcodeFlavor: p.gcodeFlavor,

@@ -38,6 +38,7 @@ const SPECS = {
   bedDepth: num('machine', 'mm', 10, 2000, 'Build volume along Y.'),
   bedHeight: num('machine', 'mm', 10, 2000, 'Build volume along Z.'),
   originCenter: bool('machine', 'Coordinates (0,0) are the bed centre (delta printers) instead of the front-left corner.'),
+  roundBed: bool('machine', 'The bed is round (delta printers): its diameter is bedWidth, and models, skirt and brim must lie within the circle.'),
   nozzleDiameter: num('machine', 'mm', 0.1, 2, 'Nozzle bore diameter.'),
   heatedBed: bool('machine', 'The printer has a heated bed (bed temperature commands are written only then).'),
   gcodeFlavor: enumSpec(

@@ -39,6 +39,8 @@ export interface GcodeStats {
   layerTimesS: number[];
   /** what the writer changed for the machine's sake (an end lift cut to the build height) */
   warnings: string[];
+  /** how far from the centre of a round bed the layers reach, mm (0 on a rectangular bed) */
+  bedReach: number;
 }
 
 export interface WrittenGcode {
@@ -109,7 +111,7 @@ export function writeGcodeBytes(
     bounds.min[2] = 0;
     bounds.max[2] = 0;
   }
-  const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS, warnings };
+  const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS, warnings, bedReach: emitted.bedReach / 1000 };
 
   // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
   // the text goes first where the moves were: they are garbage now but not yet collected
@@ -229,7 +231,7 @@ function emitAndTime(
   const layersTime = layerTimesS.reduce((a, b) => a + b, 0);
   const printTimeS = startTime + layersTime + endTime;
 
-  const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds };
+  const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds, bedReach: emitter.bedReach };
   const warnings = clamped.warning ? [clamped.warning] : [];
   return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory: moves.takeMemory(), bodies, endGcode, warnings };
 }

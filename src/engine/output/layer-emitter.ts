@@ -58,6 +58,9 @@ export class LayerEmitter {
   private readonly zFeed: number;
   /** the layer's Z, when its move waits for a retraction that comes first (retractAtLayerChange) */
   private pendingZ: number | null = null;
+  /** a round bed's centre, µm: how far the layers reach from it is checked against its radius */
+  private readonly bedCentre: [number, number] | null;
+  private maxReach2 = 0;
 
   constructor(private readonly setup: EmitterSetup) {
     this.s = setup.settings;
@@ -66,6 +69,8 @@ export class LayerEmitter {
     this.z = setup.start.z;
     this.relativeE = this.s.relativeExtrusion;
     this.zFeed = this.s.zSpeed > 0 ? this.s.zSpeed : this.s.travelSpeed;
+    const s = this.s;
+    this.bedCentre = s.roundBed ? (s.originCenter ? [0, 0] : [(s.bedWidth * 1000) / 2, (s.bedDepth * 1000) / 2]) : null;
   }
 
   /** Emits one layer, `position` its place in the print (without its `;LAYER:` and M73 lines, which the writer adds). */
@@ -130,6 +135,16 @@ export class LayerEmitter {
     if (x > b.maxX) b.maxX = x;
     if (y < b.minY) b.minY = y;
     if (y > b.maxY) b.maxY = y;
+    if (this.bedCentre) {
+      const dx = x - this.bedCentre[0], dy = y - this.bedCentre[1];
+      const r2 = dx * dx + dy * dy;
+      if (r2 > this.maxReach2) this.maxReach2 = r2;
+    }
+  }
+
+  /** how far from the bed's centre the layers reach, µm (round beds; 0 otherwise) */
+  get bedReach(): number {
+    return Math.sqrt(this.maxReach2);
   }
 
   private emitOp(op: PlanOp): void {

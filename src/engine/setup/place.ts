@@ -49,13 +49,17 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   const dx = keep ? 0 : centreX - (all.min[0] + all.max[0]) / 2;
   const dy = keep ? 0 : centreY - (all.min[1] + all.max[1]) / 2;
   const dz = -all.min[2];
+  // a round bed (deltas): the model's farthest point from the centre, mm
+  let reach = 0;
   const placed = models.map((m) => {
     const src = m.mesh.positions;
     const pos = new Float64Array(src.length);
+    const measure = s.roundBed && m.role !== 'modifier';
     for (let i = 0; i < src.length; i += 3) {
       pos[i] = (src[i] + dx) * 1000;
       pos[i + 1] = (src[i + 1] + dy) * 1000;
       pos[i + 2] = (src[i + 2] + dz) * 1000;
+      if (measure) reach = Math.max(reach, Math.hypot(src[i] + dx - centreX, src[i + 1] + dy - centreY));
     }
     const p: PlacedModel = { name: m.name, positions: pos, indices: m.mesh.indices };
     if (m.role === 'modifier') {
@@ -74,6 +78,7 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   const eps = 1e-3;
   const size = `${fmt(all.max[0] - all.min[0])} × ${fmt(all.max[1] - all.min[1])} × ${fmt(all.max[2] - all.min[2])} mm`;
   if (
+    (s.roundBed && reach > s.bedWidth / 2 + eps) ||
     bounds.min[0] < x0 - eps ||
     bounds.min[1] < y0 - eps ||
     bounds.max[0] > x0 + s.bedWidth + eps ||
@@ -82,7 +87,7 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   ) {
     const what = printed.length === 1 ? `model '${printed[0].name}'` : `the ${printed.length} models`;
     throw new SliceError(
-      `${what} (${size}) lies outside the build volume of ${s.machineName} (${s.bedWidth} × ${s.bedDepth} × ${s.bedHeight} mm)`,
+      `${what} (${size}) lies outside the build volume of ${s.machineName} (${s.roundBed ? `a round bed ${s.bedWidth} mm across, ${s.bedHeight} mm high` : `${s.bedWidth} × ${s.bedDepth} × ${s.bedHeight} mm`})`,
       'OUT_OF_VOLUME',
     );
   }
@@ -181,14 +186,17 @@ function applyTransform(m: ModelInput, t: ModelTransform, s: SliceSettings): Mod
  * -1.2 to 31.2 mm): Klipper stops the print at the first such move ("Move out of range"), Marlin drags
  * the nozzle along the edge.
  */
-export function checkPrintOnBed(bounds: Bounds3, s: SliceSettings): void {
+export function checkPrintOnBed(bounds: Bounds3, s: SliceSettings, bedReach = 0): void {
   const x0 = s.originCenter ? -s.bedWidth / 2 : 0;
   const y0 = s.originCenter ? -s.bedDepth / 2 : 0;
-  const over = Math.max(x0 - bounds.min[0], y0 - bounds.min[1], bounds.max[0] - (x0 + s.bedWidth), bounds.max[1] - (y0 + s.bedDepth));
+  const over = s.roundBed
+    ? bedReach - s.bedWidth / 2
+    : Math.max(x0 - bounds.min[0], y0 - bounds.min[1], bounds.max[0] - (x0 + s.bedWidth), bounds.max[1] - (y0 + s.bedDepth));
   if (!(over > 1e-3)) return;
   const what = s.adhesionType === 'none' ? 'toolpaths' : `${s.adhesionType} (adhesionType)`;
+  const bed = s.roundBed ? `a round bed ${s.bedWidth} mm across` : `${s.bedWidth} × ${s.bedDepth} mm`;
   throw new SliceError(
-    `the print reaches ${fmt(Math.max(0.1, over))} mm beyond the bed of ${s.machineName} (${s.bedWidth} × ${s.bedDepth} mm): ` +
+    `the print reaches ${fmt(Math.max(0.1, over))} mm beyond the bed of ${s.machineName} (${bed}): ` +
       `its ${what} around the model does not fit; choose a smaller model, adhesionType none or skirt, or a narrower brimWidth, raftMargin or skirtDistance`,
     'OUT_OF_VOLUME',
   );
