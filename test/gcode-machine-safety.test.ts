@@ -113,8 +113,10 @@ test('the end lift stays within the build height, with a warning', async () => {
   assert.equal(clampEndLift('G91\nG1 E-2\nG1 Z10 F3000 ; lift\nG90\nG1 X0 Y200', 245, 250).text, 'G91\nG1 E-2\nG1 Z5 F3000 ; lift\nG90\nG1 X0 Y200');
   assert.equal(clampEndLift('G91\nG1 Z10 F3000', 250, 250).text, 'G91\nG1 F3000');
   assert.equal(clampEndLift('G1 Z300', 100, 250).text, 'G1 Z250');
-  // after homing, where Z is depends on the machine: left alone
+  // after homing Z, where Z then is depends on the machine: left alone; homing X and Y leaves Z where it was
   assert.equal(clampEndLift('G28\nG91\nG1 Z10', 249, 250).text, 'G28\nG91\nG1 Z10');
+  assert.equal(clampEndLift('G28 Z\nG91\nG1 Z10', 249, 250).text, 'G28 Z\nG91\nG1 Z10');
+  assert.equal(clampEndLift('G28 X Y\nG91\nG1 Z10', 249, 250).text, 'G28 X Y\nG91\nG1 Z1');
 });
 
 test('retractAtLayerChange: the retraction comes before the layer\'s move up', async () => {

@@ -179,6 +179,12 @@ test('3MF plate: each build item is a part of its own (name, mesh, place kept); 
     { min: [0, 0, 0], max: [10, 10, 10] },
     { min: [30, 0, 0], max: [40, 10, 10] },
   ]);
+  // an item of nothing but zero-area triangles is left out with a warning, not the whole plate refused
+  const flat = `<object id="3" type="model" name="sliver"><mesh><vertices><vertex x="0" y="0" z="0"/><vertex x="1" y="0" z="0"/><vertex x="2" y="0" z="0"/></vertices><triangles><triangle v1="0" v2="1" v3="2"/></triangles></mesh></object>`;
+  const withFlat = model3mf('millimeter', named + flat, `<item objectid="1"/><item objectid="3" transform="1 0 0 0 1 0 0 0 1 50 0 0"/>`);
+  const kept = parseModelParts(zip({ '3D/3dmodel.model': withFlat }), 'plate.3mf');
+  assert.deepEqual(kept.parts.map((p) => p.name), ['plate.3mf: left leg']);
+  assert.match(kept.warnings.join(), /plate\.3mf: sliver: left out/);
   const single = parseModelParts(zip({ '3D/3dmodel.model': model3mf('millimeter', meshObject(1, cube), '<item objectid="1"/>') }), 'one.3mf');
   assert.deepEqual(single.parts.map((p) => [p.name, p.mesh.indices.length]), [['one.3mf', 36]]);
   assert.deepEqual(parseModelParts(enc(asciiStl(soup(box(0, 0, 0, 5, 5, 5)))), 'a.stl').parts.map((p) => p.name), ['a.stl']);

@@ -1,12 +1,12 @@
 // The embedded stores: the shared store contract (metadata, lease queue, events) on SQLite, the
 // SQLite-only behaviour (reopen, abandoned leases at start), and the atomic disk blob store.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { BlobNotFoundError, BlobTooLargeError } from '../src/service/ports.js';
+import { BlobNotFoundError, BlobStoreUnavailableError, BlobTooLargeError } from '../src/service/ports.js';
 import { DiskBlobStore } from '../src/store/disk/disk-blob-store.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../src/store/embedded-stores.js';
 import { LocalTaskEventBus } from '../src/service/task-event-bus.js';
@@ -116,6 +116,9 @@ describe('disk blob store', () => {
     await blobs.delete('outputs/b');
     await assert.rejects(blobs.read('outputs/b'), BlobNotFoundError);
     assert.deepEqual(tmpFiles(), []);
+    // a read the disk refuses (here a directory where the file should be) is the store's failure, not a missing blob
+    mkdirSync(join(dir, 'outputs', 'dir'), { recursive: true });
+    await assert.rejects(blobs.read('outputs/dir'), BlobStoreUnavailableError);
   });
 
   test('over the limit or on a broken source nothing is kept', async () => {

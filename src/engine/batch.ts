@@ -99,12 +99,14 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     .filter((i) => b.models[i].role === 'modifier')
     .sort((x, y) => (b.models[x].modifier?.priority ?? 0) - (b.models[y].modifier?.priority ?? 0) || x - y);
   const printedModels = b.models.filter((m) => m.role !== 'modifier').length;
+  const carved: Array<Paths[] | undefined> = [];
   const varies = modifierOrder.length > 0 || b.models.some((m) => m.field !== undefined);
   const geometryOf = (j: number): LayerGeometry | undefined => {
     if (j < lo || j >= hi) return undefined;
     const l = b.specs[j];
-    const own = sections.map((layers, m) => (b.models[m].role === 'modifier' ? [] : (layers[j - lo] ?? [])));
-    const outlines = printedModels > 1 ? withoutOverlaps(own) : own;
+    const own = () => sections.map((layers, m) => (b.models[m].role === 'modifier' ? [] : (layers[j - lo] ?? [])));
+    // several printed models: the overlaps carved once per layer (walls and fill both ask)
+    const outlines = printedModels > 1 ? (carved[j - lo] ??= withoutOverlaps(own())) : own();
     // z in the model's frame (density fields, z-dependent patterns); a raft raises only the nozzle
     const g: LayerGeometry = { index: j, z: l.sliceZ + l.height / 2, height: l.height, outlines };
     if (j > 0 && b.specs[j - 1].raft && !l.raft) g.onRaft = true;
@@ -173,6 +175,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     }
     // nor at the cross-sections before the next chunk (their walls are made)
     for (const layers of sections) for (let j = lo; j < cEnd; j++) layers[j - lo] = undefined;
+    for (let j = lo; j < cEnd; j++) carved[j - lo] = undefined;
 
     t0 = performance.now();
     const chunkPlans: LayerPlan[] = options.onChunk ? [] : plans;

@@ -218,6 +218,8 @@ export class EmbeddedRunner {
             }, STORE_PROBE_MS);
             break;
           }
+          // a stop may have begun while the stores were asked
+          if (this.stopping || !this.pool) break;
           const job = await this.deps.queue.claim(this.owner, this.opts.leaseMs);
           if (!job) break;
           this.launch(job);

@@ -5,6 +5,8 @@
 
 /** How often the stores are asked while they are suspect. */
 export const STORE_PROBE_MS = 1000;
+/** A probe that has not answered in this long counts as a no (an unreachable database host can hang a connect for minutes). */
+export const STORE_PROBE_LIMIT_MS = 3000;
 
 export class StoreWatch {
   private suspect = false;
@@ -13,7 +15,26 @@ export class StoreWatch {
   constructor(
     private readonly answers: () => Promise<boolean>,
     private readonly probeMs = STORE_PROBE_MS,
+    private readonly probeLimitMs = STORE_PROBE_LIMIT_MS,
   ) {}
+
+  /** answers(), but no after probeLimitMs or once `signal` aborts */
+  private async probe(signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return false;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const no = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.probeLimitMs);
+      onAbort = () => resolve(false);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([this.answers(), no]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
 
   /** a slice broke: the stores may be down */
   sliceBroke(): void {
@@ -23,7 +44,7 @@ export class StoreWatch {
   /** whether to claim a task now: yes unless a slice broke and the stores have not answered since */
   async mayClaim(): Promise<boolean> {
     if (!this.suspect) return true;
-    if (!(await this.answers())) return false;
+    if (!(await this.probe())) return false;
     this.suspect = false;
     return true;
   }
@@ -37,7 +58,7 @@ export class StoreWatch {
     const end = Date.now() + ms;
     let sawDown = false;
     while (!signal.aborted && Date.now() < end) {
-      const up = await this.answers();
+      const up = await this.probe(signal);
       if (!up) sawDown = true;
       else if (sawDown) {
         this.suspect = false;

@@ -109,13 +109,18 @@ export function parseModelParts(bytes: Uint8Array, fileName: string): { parts: M
   try {
     if (!raw.parts || !raw.indices) return { parts: [{ name: fileName, mesh: cleanMesh(raw, format, fileName, warnings) }], warnings };
     const all = raw.indices;
-    const parts = raw.parts.map((p, k) => {
+    const parts: ModelPart[] = [];
+    raw.parts.forEach((p, k) => {
       const name = p.name?.trim() ? `${fileName}: ${p.name.trim()}` : `${fileName} #${k + 1}`;
       const indices = all.slice(p.indexStart, p.indexEnd);
       for (let i = 0; i < indices.length; i++) indices[i] -= p.vertexStart;
       const sub: RawMesh = { positions: raw.positions.subarray(3 * p.vertexStart, 3 * p.vertexEnd), indices, unitsKnown: raw.unitsKnown, warnings: [] };
-      return { name, mesh: cleanMesh(sub, format, name, warnings) };
+      // an item of nothing but degenerate triangles is left out, as those triangles are from a whole file
+      const mesh = cleanMesh(sub, format, name, warnings, true);
+      if (mesh) parts.push({ name, mesh });
+      else warnings.push(`${name}: left out, no triangles left after dropping degenerate ones`);
     });
+    if (parts.length === 0) throw badModel(`'${fileName}' has no triangles left after dropping degenerate ones`);
     return { parts, warnings };
   } catch (err) {
     throw withReadWarnings(err, warnings);
@@ -138,15 +143,23 @@ function readNamed(bytes: Uint8Array, fileName: string): { raw: RawMesh; format:
   return { raw, format, warnings: raw.warnings.map((w) => `${fileName}: ${w}`) };
 }
 
-/** Welds and checks the read triangles (adding to `warnings`); throws SliceError('BAD_MODEL'). */
-function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings: string[]): Mesh {
+/**
+ * Welds and checks the read triangles (adding to `warnings`); throws SliceError('BAD_MODEL'). With
+ * `emptyOk`, a mesh with no triangles left is null instead of an error (one part of several).
+ */
+function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings: string[], emptyOk: true): Mesh | null;
+function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings: string[]): Mesh;
+function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings: string[], emptyOk = false): Mesh | null {
   const p = raw.positions;
   const triangles = raw.indices ? raw.indices.length / 3 : p.length / 9;
   if (triangles > MAX_TRIANGLES) throw tooManyTriangles(triangles.toLocaleString('en-US'));
 
   const { mesh, collapsed, flat, nonFinite } = weld(p, raw.indices);
   if (nonFinite) throw badModel(`'${fileName}' (${FORMAT_NAME[format]}) has a vertex coordinate that is ${nonFinite}`);
-  if (mesh.indices.length === 0) throw badModel(`'${fileName}' has no triangles left after dropping ${triangles} degenerate one(s)`);
+  if (mesh.indices.length === 0) {
+    if (emptyOk) return null;
+    throw badModel(`'${fileName}' has no triangles left after dropping ${triangles} degenerate one(s)`);
+  }
   if (collapsed + flat > 0) {
     const parts = [collapsed > 0 ? `${collapsed} with repeated corners` : '', flat > 0 ? `${flat} with zero area` : ''].filter(Boolean);
     warnings.push(`${fileName}: dropped ${collapsed + flat} degenerate triangle(s) (${parts.join(', ')})`);

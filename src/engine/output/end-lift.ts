@@ -16,8 +16,8 @@ const Z_WORD = /Z\s*([-+]?[0-9]*\.?[0-9]+)/i;
 
 /**
  * `endGcode` run from nozzle height `startZ` (mm), absolute positioning: Z moves that would end above
- * `maxZ` end at it (a lift with no room left loses its Z word). Tracks G90/G91; stops at a homing
- * move (G28: where Z then is depends on the machine, e.g. a delta's carriages at the top).
+ * `maxZ` end at it (a lift with no room left loses its Z word). Tracks G90/G91; stops at a move that
+ * homes Z (G28, G28 Z: where Z then is depends on the machine, e.g. a delta's carriages at the top).
  */
 export function clampEndLift(endGcode: string, startZ: number, maxZ: number): ClampedEndGcode {
   let z = startZ;
@@ -29,7 +29,8 @@ export function clampEndLift(endGcode: string, startZ: number, maxZ: number): Cl
     const semi = line.indexOf(';');
     const code = semi >= 0 ? line.slice(0, semi) : line;
     const word = code.trim().toUpperCase();
-    if (/^G28(?![0-9])/.test(word)) break;
+    // homing Z (a bare G28 homes all): where Z then is depends on the machine; G28 X Y leaves it
+    if (/^G28(?![0-9])/.test(word) && (/Z/.test(word.slice(3)) || !/[XYZ]/.test(word.slice(3)))) break;
     if (/^G90(?![0-9])/.test(word)) relative = false;
     else if (/^G91(?![0-9])/.test(word)) relative = true;
     if (!MOVE.test(code)) continue;

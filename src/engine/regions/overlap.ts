@@ -13,21 +13,20 @@ const overlaps = (a: BBox, b: BBox) => a.minX < b.maxX && b.minX < a.maxX && a.m
  * empty ones, such as modifiers', take no part). Models whose boxes do not meet cost a box each.
  */
 export function withoutOverlaps(outlines: Paths[]): Paths[] {
-  let taken: Paths = [];
-  let takenBoxes: BBox[] = [];
+  const kept: Array<{ section: Paths; box: BBox }> = [];
   const out = outlines.slice();
   for (let m = 0; m < out.length; m++) {
     let section = out[m]!;
     if (section.length === 0) continue;
     const box = bboxOf(section);
-    if (takenBoxes.some((b) => overlaps(b, box))) {
-      section = difference(section, taken);
+    // only the earlier models this one's box meets (a plate of many parts is not N² subtractions)
+    const meets = kept.filter((k) => overlaps(k.box, box));
+    if (meets.length > 0) {
+      // carved sections are disjoint, so together they are the union of what is taken
+      section = difference(section, meets.length === 1 ? meets[0]!.section : meets.flatMap((k) => k.section));
       out[m] = section;
     }
-    if (section.length === 0) continue;
-    // carved sections are disjoint, so together they are the union of what is taken
-    taken = taken.concat(section);
-    takenBoxes = takenBoxes.concat(box);
+    if (section.length > 0) kept.push({ section, box });
   }
   return out;
 }

@@ -103,16 +103,17 @@ export class DiskBlobStore implements BlobStore {
       return { stream: createReadStream(file), size: st.size };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
-      throw err;
+      throw new BlobStoreUnavailableError(err);
     }
   }
 
   async read(key: string): Promise<Uint8Array> {
+    const file = this.path(key);
     try {
-      return await readFile(this.path(key));
+      return await readFile(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(key);
-      throw err;
+      throw new BlobStoreUnavailableError(err);
     }
   }
 

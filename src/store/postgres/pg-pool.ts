@@ -45,8 +45,8 @@ export function openPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
 
 /**
  * PostgreSQL's connection-level failures: no connection (refused, unknown host, timed out), a
- * connection lost, SQLSTATE class 08 (connection exception) and 57P01–57P03 (the server shutting
- * down or starting). Anything else (a constraint, a syntax error) is the query's own error.
+ * connection lost, SQLSTATE class 08 (connection exception), 57P01–57P03 (the server shutting
+ * down or starting) and 53300 (too many connections). Anything else (a constraint, a syntax error) is the query's own error.
  */
 export function unavailableOr(err: unknown): unknown {
   if (err instanceof MetadataStoreUnavailableError) return err;
@@ -54,7 +54,7 @@ export function unavailableOr(err: unknown): unknown {
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : '';
   const lost =
-    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', '57P01', '57P02', '57P03'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', '57P01', '57P02', '57P03', '53300'].includes(code) ||
     code.startsWith('08') ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);
   return lost ? new MetadataStoreUnavailableError(err) : err;

@@ -156,8 +156,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async get(key: string): Promise<{ stream: Readable; size: number }> {
+    const Key = this.key(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key }));
       return { stream: res.Body as Readable, size: res.ContentLength ?? 0 };
     } catch (err) {
       if (isNotFound(err)) throw new BlobNotFoundError(key);
@@ -166,8 +167,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async read(key: string): Promise<Uint8Array> {
+    const Key = this.key(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key }));
       return await res.Body!.transformToByteArray();
     } catch (err) {
       if (isNotFound(err)) throw new BlobNotFoundError(key);
@@ -176,8 +178,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async exists(key: string): Promise<boolean> {
+    const Key = this.key(key);
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
       return true;
     } catch (err) {
       if (isNotFound(err)) return false;
