@@ -2,7 +2,9 @@
 // that the client can finish sending and then read the answer. Closing a socket that still has
 // unread data resets it, and clients then report a broken connection (`fetch failed: write EPIPE`)
 // where they should have shown the refusal: 5 of 15 multipart uploads with a wrong file name here.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../service/errors.js';
 
 /** At most this much more of a refused body is read (the client is told to close beyond it). */
 export const DISCARD_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -42,4 +44,19 @@ export async function discardRestOfBody(raw: IncomingMessage, limitBytes = DISCA
     raw.once('close', onClose);
     raw.resume();
   });
+}
+
+/**
+ * What an upload that failed answers: a client that went away gets "interrupted" (it hears nothing
+ * anyway); any other refusal (the limit, the store down, a wrong name seen before the file) first has
+ * the rest of the body read, so that the client can take the answer. Throws the error to answer.
+ */
+export async function refuseUpload(err: unknown, req: FastifyRequest, reply: FastifyReply): Promise<never> {
+  if (!(err instanceof ApiError) && (req.raw.destroyed || req.raw.readableAborted)) {
+    reply.header('connection', 'close');
+    throw new ApiError('URE000', 'the upload was interrupted before the end of the body');
+  }
+  // a connection whose rest was not read is not reused
+  if (!(await discardRestOfBody(req.raw))) reply.header('connection', 'close');
+  throw err;
 }

@@ -15,6 +15,7 @@ import type { BlobStore, ClaimedJob, JobQueue, MetadataStore, RecoveredJobs, Tas
 import { formatInfo } from '../engine/output/index.js';
 import type { BlobStoreConfig } from '../store/blob-store-factory.js';
 import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
+import { storesAnswer } from '../service/readiness.js';
 import { StoreWatch, STORE_PROBE_MS } from './store-watch.js';
 import { TaskTransitions } from './task-transitions.js';
 
@@ -103,7 +104,7 @@ export class EmbeddedRunner {
     private readonly opts: RunnerOptions,
   ) {
     this.transitions = new TaskTransitions(deps.store, deps.events, deps.metrics, deps.log);
-    this.storeWatch = new StoreWatch(() => Promise.all([deps.store.ping(), deps.blobs.ping()]).then(() => true, () => false));
+    this.storeWatch = new StoreWatch(() => storesAnswer(deps.store, deps.blobs));
   }
 
   get activeCount(): number {

@@ -5,6 +5,14 @@
 import type { Logger } from 'pino';
 import type { BlobStore, MetadataStore } from './ports.js';
 
+/** Both stores answer now (the runner asks this after a broken slice); never throws. */
+export function storesAnswer(metadata: MetadataStore, blobs: BlobStore): Promise<boolean> {
+  return Promise.all([metadata.ping(), blobs.ping()]).then(
+    () => true,
+    () => false,
+  );
+}
+
 export class Readiness {
   /** the stores that did not answer the last probe ('' = none) */
   private down = '';

@@ -2,12 +2,12 @@
 // `file`, as the public clients send it) or as the raw body with the name in the query
 // (`?filename=`, any casing). Either way it streams into the same file service as v1's upload.
 import multipart, { type Multipart } from '@fastify/multipart';
-import { discardRestOfBody } from '../discard-body.js';
+import { refuseUpload } from '../discard-body.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
-import { ApiError, badRequest, payloadTooLarge } from '../../service/errors.js';
+import { badRequest, payloadTooLarge } from '../../service/errors.js';
 import { fold, text } from '../../service/legacy-keys.js';
 import type { FileRecord } from '../../service/model.js';
 import { envelope } from '../legacy/envelope.js';
@@ -149,14 +149,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
         req.log.info({ fileId: file.id, type: file.type, bytes: file.size }, 'file uploaded');
         return envelope(apiVersion, { fileid: file.id, fileId: file.id, filename: file.fileName, fileName: file.fileName });
       } catch (err) {
-        if (!(err instanceof ApiError) && (req.raw.destroyed || req.raw.readableAborted)) {
-          reply.header('connection', 'close');
-          throw new ApiError('URE000', 'the upload was interrupted before the end of the body');
-        }
-        // refused with the body partly unread (a wrong file name is seen before the file): read the
-        // rest so the client can take the answer; a connection whose rest was not read is not reused
-        if (!(await discardRestOfBody(req.raw))) reply.header('connection', 'close');
-        throw err;
+        return refuseUpload(err, req, reply);
       }
     },
   );

@@ -3,9 +3,9 @@
 // before anything is read, and a byte counter while streaming (chunked uploads, lying clients).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { ApiError, payloadTooLarge } from '../../service/errors.js';
+import { payloadTooLarge } from '../../service/errors.js';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
-import { discardRestOfBody } from '../discard-body.js';
+import { refuseUpload } from '../discard-body.js';
 import { readAnyContentTypeAsBytes } from '../raw-body-content-type.js';
 import { V1_SECURITY, errorResponses } from '../schemas.js';
 
@@ -60,14 +60,7 @@ export async function uploadRoutes(app: FastifyInstance, opts: { core: ServiceCo
         req.log.info({ fileId: file.id, type: file.type, bytes: file.size }, 'file uploaded');
         return { fileId: file.id, fileName: file.fileName, type: file.type };
       } catch (err) {
-        if (!(err instanceof ApiError) && (req.raw.destroyed || req.raw.readableAborted)) {
-          // the client went away mid-upload; nothing was kept
-          throw new ApiError('URE000', 'the upload was interrupted before the end of the body');
-        }
-        // refused part-way (the limit, the store down): read the rest so that the client can take
-        // the answer; a connection whose rest was not read is not reused
-        if (!(await discardRestOfBody(req.raw))) reply.header('connection', 'close');
-        throw err;
+        return refuseUpload(err, req, reply);
       }
     },
   );
