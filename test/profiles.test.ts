@@ -112,6 +112,24 @@ describe('printer catalogue', () => {
     }
   });
 
+  it('warns when a filament runs hotter than the printer allows, and only then', () => {
+    // ABS presets print at 245–250 °C; the Adventurer 3's hotend stops at 240.
+    const abs = FILAMENTS.find((f) => f.nozzleTemperature > 240)!;
+    const r = resolveSettings({ printer: 'Flashforge Adventurer 3', filament: abs.name });
+    assert.ok(r.warnings.some((w) => /nozzleTemperature \d+ °C is above Flashforge Adventurer 3's maximum nozzle temperature of 240 °C: the firmware caps/.test(w)), r.warnings.join('; '));
+    assert.deepEqual(resolveSettings({ printer: 'Creality Ender 3', filament: abs.name }).warnings, []);
+    const k = resolveSettings({ printer: 'Elegoo Neptune 4', overrides: { nozzleTemperature: 310 } });
+    assert.ok(k.warnings.some((w) => /310 °C is above .* 300 °C: Klipper stops the print/.test(w)), k.warnings.join('; '));
+    // A printer with the Marlin default accepts 260 °C and warns above it.
+    assert.equal(resolveSettings({ printer: 'Creality Ender 3', overrides: { nozzleTemperature: 260 } }).warnings.length, 0);
+    assert.equal(resolveSettings({ printer: 'Creality Ender 3', overrides: { firstLayerNozzleTemperature: 265 } }).warnings.length, 1);
+    // No printer warns with any preset filament except where its hotend really is lower.
+    for (const p of PRINTERS) for (const f of FILAMENTS) {
+      const w = resolveSettings({ printer: p.name, filament: f.name }).warnings.filter((x) => /maximum nozzle temperature/.test(x));
+      assert.equal(w.length > 0, Math.max(f.nozzleTemperature, f.firstLayerNozzleTemperature) > p.maxNozzleTemperature, `${p.name} / ${f.name}`);
+    }
+  });
+
   it('knows the printers clients send, with their formats', () => {
     assert.equal(getPrinter('IdeaWerk-Speed').outputFormat, 'FCODE');
     assert.equal(getPrinter('Stratum One').outputFormat, 'FCODE');

@@ -33,6 +33,7 @@ const PRINTER_COLUMNS: Column[] = [
     cell: (p) => [field(p, 'bedWidth'), field(p, 'bedDepth'), field(p, 'bedHeight')].map((v) => num(v)).join('×'),
   },
   { title: 'nozzle', cell: (p) => num(field(p, 'nozzleDiameter'), 2) },
+  { title: 'max °C', cell: (p) => num(field(p, 'maxNozzleTemperature')) },
   { title: 'flavour', cell: (p) => text(field(p, 'gcodeFlavor')) },
   { title: 'format', cell: (p) => text(field(p, 'outputFormat')) },
   { title: 'heated bed', cell: (p) => { const v = field(p, 'heatedBed'); return v === undefined ? '-' : v ? 'yes' : 'no'; } },

@@ -24,6 +24,8 @@ export interface SliceSettings {
   /** the bed is round (deltas): its diameter is bedWidth, and everything printed lies within it */
   roundBed: boolean;
   nozzleDiameter: number;
+  /** highest nozzle temperature the printer's firmware accepts, °C (a warning above it) */
+  maxNozzleTemperature: number;
   heatedBed: boolean;
   gcodeFlavor: GcodeFlavor;
   /** relative E (M83) instead of absolute E (M82) */

@@ -47,6 +47,12 @@ export function crossCheckSettings(s: SliceSettings): string[] {
   if (s.filamentDiameter < nozzle) warnings.push(`filamentDiameter ${fmt(s.filamentDiameter)} mm is smaller than the nozzle`);
 
   if (s.nozzleTemperature > 0 && s.nozzleTemperature < 150) warnings.push(`nozzleTemperature ${s.nozzleTemperature} °C is too cold to melt common filaments`);
+  for (const key of ['nozzleTemperature', 'firstLayerNozzleTemperature'] as const) {
+    if (s[key] > s.maxNozzleTemperature) {
+      const reaction = s.gcodeFlavor === 'klipper' ? 'Klipper stops the print at the first heating command' : 'the firmware caps or refuses it';
+      warnings.push(`${key} ${s[key]} °C is above ${s.machineName}'s maximum nozzle temperature of ${s.maxNozzleTemperature} °C: ${reaction}`);
+    }
+  }
   if (!s.heatedBed && (s.bedTemperature > 0 || s.firstLayerBedTemperature > 0)) {
     warnings.push('the printer has no heated bed: bed temperatures are ignored');
   }

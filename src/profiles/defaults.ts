@@ -16,6 +16,7 @@ export const DEFAULT_SETTINGS: Readonly<SliceSettings> = Object.freeze({
   originCenter: false,
   roundBed: false,
   nozzleDiameter: 0.4,
+  maxNozzleTemperature: 260,
   heatedBed: true,
   gcodeFlavor: 'marlin',
   relativeExtrusion: false,

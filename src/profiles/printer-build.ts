@@ -56,6 +56,8 @@ export interface PrinterInput {
   relativeExtrusion?: boolean;
   outputFormat?: OutputFormat;
   nozzle?: number;
+  /** °C; most stock Marlin hotends stop at 260 (firmware MAXTEMP 275 less its 15 °C margin) */
+  maxNozzleTemp?: number;
   heatedBed?: boolean;
   filamentDiameter?: 1.75 | 2.85;
   /** delta printers: (0,0) at the centre, round bed of diameter bed[0] */
@@ -76,6 +78,7 @@ export function printer(p: PrinterInput): PrinterPreset {
     originCenter: p.delta === true,
     roundBed: p.delta === true,
     nozzleDiameter: p.nozzle ?? 0.4,
+    maxNozzleTemperature: p.maxNozzleTemp ?? 260,
     heatedBed: p.heatedBed ?? true,
     gcodeFlavor: p.flavor ?? 'marlin',
     relativeExtrusion: p.relativeExtrusion ?? false,

@@ -38,6 +38,8 @@ export interface PrinterPreset {
   /** round bed (deltas): bedWidth = bedDepth = its diameter, the square is the bounding box */
   roundBed: boolean;
   nozzleDiameter: number;
+  /** highest nozzle temperature the hotend and firmware accept, °C (the maker's figure) */
+  maxNozzleTemperature: number;
   heatedBed: boolean;
   gcodeFlavor: GcodeFlavor;
   relativeExtrusion: boolean;

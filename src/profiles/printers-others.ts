@@ -94,9 +94,12 @@ export const OTHER_PRINTERS: readonly PrinterPreset[] = [
     aliases: ['Neptune 4'],
     bed: [225, 225, 265],
     extruder: 'direct',
+    maxNozzleTemp: 300,
     flavor: 'klipper',
     limits: klipperLimits({ feed: [500, 500, 20, 80], accel: [12000, 12000, 500, 5000], print: 5000, travel: 8000, retract: 5000 }),
-    startGcode: leftEdgePurgeStart({ leveling: 'BED_MESH_PROFILE LOAD=default' }),
+    // No explicit mesh load: BED_MESH_PROFILE LOAD=default is an error that ends the print when no
+    // mesh named "default" is saved; Klipper before 0.12 (Elegoo's build) loads a saved default mesh at start-up.
+    startGcode: leftEdgePurgeStart(),
     endGcode: SLINGER_END,
   }),
   printer({
@@ -115,6 +118,7 @@ export const OTHER_PRINTERS: readonly PrinterPreset[] = [
     aliases: ['SV06'],
     bed: [220, 220, 250],
     extruder: 'direct',
+    maxNozzleTemp: 300,
     limits: limits({ feed: [200, 200, 12, 120], accel: [1000, 1000, 200, 5000], jerk: [8, 8, 0.4, 4.5], print: 1000 }),
     startGcode: leftEdgePurgeStart({ leveling: 'G29' }),
     endGcode: SLINGER_END,
@@ -177,6 +181,7 @@ export const OTHER_PRINTERS: readonly PrinterPreset[] = [
     aliases: ['Adventurer 3', 'Flashforge Adventurer'],
     bed: [150, 150, 150],
     extruder: 'direct',
+    maxNozzleTemp: 240,
     limits: limits({ feed: [200, 200, 10, 50], accel: [1000, 1000, 100, 3000], print: 1000 }),
     startGcode: leftEdgePurgeStart({ y0: 10, y1: 90 }),
     endGcode: parkBackEnd({ zDrop: 10 }),

@@ -47,6 +47,7 @@ export function printerSettings(p: PrinterPreset, nozzleDiameter = p.nozzleDiame
     originCenter: p.originCenter,
     roundBed: p.roundBed,
     nozzleDiameter,
+    maxNozzleTemperature: p.maxNozzleTemperature,
     heatedBed: p.heatedBed,
     gcodeFlavor: p.gcodeFlavor,
     relativeExtrusion: p.relativeExtrusion,

@@ -49,10 +49,10 @@ function settingsTables(): string[] {
 }
 
 function catalogueTables(): string[] {
-  const out = ['### Printers', '', '| name | also matches | bed (mm) | nozzle | flavour | E | filament | output |', '|---|---|---|---|---|---|---|---|'];
+  const out = ['### Printers', '', '| name | also matches | bed (mm) | nozzle | max nozzle °C | flavour | E | filament | output |', '|---|---|---|---|---|---|---|---|---|'];
   for (const p of PRINTERS) {
     const bed = `${p.bedWidth} × ${p.bedDepth} × ${p.bedHeight}${p.roundBed ? ' (round, centre origin)' : ''}`;
-    out.push(`| ${cell(p.name)} | ${cell(p.aliases.join(', '))} | ${bed} | ${p.nozzleDiameter} | ${p.gcodeFlavor} | ${p.relativeExtrusion ? 'relative' : 'absolute'} | ${p.filamentDiameter} mm | ${p.outputFormat} |`);
+    out.push(`| ${cell(p.name)} | ${cell(p.aliases.join(', '))} | ${bed} | ${p.nozzleDiameter} | ${p.maxNozzleTemperature} | ${p.gcodeFlavor} | ${p.relativeExtrusion ? 'relative' : 'absolute'} | ${p.filamentDiameter} mm | ${p.outputFormat} |`);
   }
   out.push('', '### Filaments', '', '| name | material | nozzle °C (first layer) | bed °C | fan % | density g/cm³ | speed cap mm/s | Shore table |', '|---|---|---|---|---|---|---|---|');
   for (const f of FILAMENTS) {

@@ -40,6 +40,7 @@ const SPECS = {
   originCenter: bool('machine', 'Coordinates (0,0) are the bed centre (delta printers) instead of the front-left corner.'),
   roundBed: bool('machine', 'The bed is round (delta printers): its diameter is bedWidth, and models, skirt and brim must lie within the circle.'),
   nozzleDiameter: num('machine', 'mm', 0.1, 2, 'Nozzle bore diameter.'),
+  maxNozzleTemperature: num('machine', '°C', 150, 500, 'Highest nozzle temperature the printer accepts (its hotend and firmware limit). A filament or setting above it gives a warning: Marlin caps the temperature, Klipper stops the print.'),
   heatedBed: bool('machine', 'The printer has a heated bed (bed temperature commands are written only then).'),
   gcodeFlavor: enumSpec(
     { marlin: 'Marlin and its forks', reprap: 'RepRapFirmware (Duet)', klipper: 'Klipper', griffin: 'Ultimaker S-line (Griffin header)' },
