@@ -46,7 +46,7 @@ const layerSection = (text: string) => text.slice(text.indexOf(';LAYER_COUNT:'),
 
 test('golden header and preamble for a fixed one-layer plan', () => {
   const { text, stats } = writeGcode([squareLayer(0)], settings(), META);
-  const head = lines(text).slice(0, 25);
+  const head = lines(text).slice(0, 26);
   assert.deepEqual(head, [
     ';FLAVOR:Marlin',
     // by hand: Z 0→0.2 0.09 s, travel from home 127 mm at 150 mm/s 1.11 s, skirt 40 mm at 20 2.01 s,
@@ -64,6 +64,7 @@ test('golden header and preamble for a fixed one-layer plan', () => {
     ';TARGET_MACHINE.NAME:Creality Ender 3',
     ';Generated with Stratum 0.1.0',
     '',
+    'G90 ;absolute coordinates',
     'M140 S60',
     'M104 S210',
     'M190 S60',

@@ -120,6 +120,8 @@ export function writeGcodeBytes(
   out.push('');
   if (rules.klipper) out.push(...objectDefinitions(emitted.modelBounds, objectNames));
   if (settings.emitMachineLimits) out.push(...rules.limitLines(limitsFromSettings(settings)));
+  // The start G-code's moves are absolute: a previous job or macro may have left the printer in G91.
+  out.push('G90 ;absolute coordinates');
   out.push(...temperaturePreamble(settings));
   if (startGcode.trim() !== '') out.push(startGcode.replace(/\s+$/, ''));
   out.push(settings.relativeExtrusion ? 'M83 ;relative extrusion mode' : 'M82 ;absolute extrusion mode', 'G92 E0');
