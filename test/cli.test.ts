@@ -15,7 +15,7 @@ import { parseSetArgs, parseSupport } from '../src/cli/set-values.js';
 import { formatDuration } from '../src/cli/format.js';
 import { writeFileAtomic } from '../src/cli/atomic-write.js';
 import { readInputFile } from '../src/cli/read-input.js';
-import { binaryStl, box, soup, zip } from './mesh-fixtures.js';
+import { binaryStl, box, merge, soup, zip, type TestMesh } from './mesh-fixtures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'stratum.js');
@@ -89,6 +89,27 @@ test('slice writes G-code whose header matches the --json figures (calibration c
   assert.match(stats.printTime, /^\d+:\d\d:\d\d$/);
   assert.ok(stats.filamentMm > 500 && stats.filamentMm < 3000, `filament ${stats.filamentMm} mm (peers: about 1250–1330)`);
   assert.deepEqual(readdirSync(work).filter((f) => f.endsWith('.tmp')), [], 'no temporary file left');
+});
+
+test('an embossed X (two crossing 1.2 mm strokes) is filled, not printed as a hollow outline', () => {
+  // one wall loop each side leaves a 0.4 mm channel down every stroke, widening at the crossing:
+  // gap fill must follow the whole channel (it once filled only the crossing: 61 % of the volume)
+  const turned = (m: TestMesh, deg: number): TestMesh => {
+    const a = (deg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+    const p = [...m.positions];
+    for (let i = 0; i < p.length; i += 3) [p[i], p[i + 1]] = [p[i] * c - p[i + 1] * s, p[i] * s + p[i + 1] * c];
+    return { positions: p, indices: m.indices };
+  };
+  const bar = box(-6, -0.6, 0, 6, 0.6, 2);
+  const model = join(work, 'x-glyph.stl');
+  writeFileSync(model, binaryStl(soup(merge(turned(bar, 60), turned(bar, -60)))));
+  const r = stratum('slice', model, '-o', join(work, 'x-glyph.gcode'), '--set', 'adhesionType=none', '--json', '--quiet');
+  assert.equal(r.code, 0, r.stderr);
+  const { filamentMm } = JSON.parse(r.stdout) as { filamentMm: number };
+  // two 12 × 1.2 mm bars less their rhombus of overlap (1.2² / sin 120°), 2 mm high
+  const volume = (2 * 12 * 1.2 - (1.2 * 1.2) / Math.sin((2 * Math.PI) / 3)) * 2;
+  const ratio = (filamentMm * Math.PI * 0.875 ** 2) / volume;
+  assert.ok(ratio > 0.85 && ratio < 1.1, `deposited ${ratio.toFixed(3)} of the X's volume`);
 });
 
 test('the worker-thread path writes the same G-code as the main-thread path', () => {

@@ -66,6 +66,46 @@ test('a part thinner than one line still prints as a single line', async () => {
   assert.ok(Math.abs(lines[0].width - 350) <= 20, `bead as wide as the part (${lines[0].width})`);
 });
 
+/** A rectangle `length` × `width` centred on (cx, cy), turned by `deg` degrees. */
+const turnedBar = (cx: number, cy: number, length: number, width: number, deg: number): number[] => {
+  const a = (deg * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+  return [[-1, -1], [1, -1], [1, 1], [-1, 1]].flatMap(([u, v]) => [
+    Math.round(cx + (u * length * c) / 2 - (v * width * s) / 2),
+    Math.round(cy + (u * length * s) / 2 + (v * width * c) / 2),
+  ]);
+};
+const gapFillLength = (lines: { points: number[]; closed: boolean }[]) => lines.reduce((s, l) => s + pathLength(l.points, l.closed), 0);
+
+test('a tapering part gets gap fill all along, as wide as the gap is there', async () => {
+  await initGeometry();
+  // 20 mm long, 1.2 mm wide at one end and 1.0 mm at the other: one wall each side, a 0.4–0.2 mm gap
+  const fin = [0, 0, 20000, 100, 20000, 1100, 0, 1200];
+  const r = computeWalls([fin], wallParams);
+  const lines = gapFillLines(r.gaps, { width: W, minWidth: 100, model: 0 });
+  const len = gapFillLength(lines);
+  // the widest spot alone gave 4 mm of line
+  assert.ok(len > 17000, `gap fill runs down the fin (length ${len})`);
+  const wideEnd = lines.reduce((a, b) => (Math.min(a.points[0], a.points.at(-2)!) < Math.min(b.points[0], b.points.at(-2)!) ? a : b));
+  const narrowEnd = lines.reduce((a, b) => (Math.max(a.points[0], a.points.at(-2)!) > Math.max(b.points[0], b.points.at(-2)!) ? a : b));
+  assert.ok(wideEnd.width > narrowEnd.width + 80, `bead wider at the wide end (${wideEnd.width} vs ${narrowEnd.width})`);
+  for (const l of lines) assert.ok(l.width >= 100 && l.width <= 450, `bead ${l.width} µm`);
+});
+
+test('a crossing of two strokes gets gap fill down every arm, not only at the crossing', async () => {
+  await initGeometry();
+  const x = union([turnedBar(10000, 10000, 12000, 1200, 60), turnedBar(10000, 10000, 12000, 1200, -60)]);
+  const r = computeWalls(x, wallParams);
+  const lines = gapFillLines(r.gaps, { width: W, minWidth: 100, model: 0 });
+  const len = gapFillLength(lines);
+  // four arms of about 5.5 mm each; the sliver at the widest spot gave 0.1 mm
+  assert.ok(len > 18000, `gap fill down the arms (length ${len})`);
+  // every line keeps clear of the outline: the walls lie between (0.4 mm)
+  const inside = offset(x, -300, 'miter', 2);
+  const outsideParts = clipLines(lines.map((l) => l.points), inside, false);
+  const outsideLen = outsideParts.reduce((s, p) => s + pathLength(p, false), 0);
+  assert.ok(outsideLen < 50, `gap fill stays inside the part (${outsideLen} µm outside)`);
+});
+
 test('skin detection: a ledge half-way up gets its own top skin', async () => {
   await initGeometry();
   // a 20 mm base under a 10 mm tower: on the base's last layer, the part not under the tower is top skin

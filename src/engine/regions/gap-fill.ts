@@ -1,11 +1,14 @@
 // Gap fill: one line along the middle of each thin area no wall covers, as wide as the area.
-// The centre line is found by shrinking the area until it nearly vanishes (a binary search on the
-// offset), which leaves a sliver along the medial axis; the sliver's two farthest points split its
-// loop into the line. Good for the strips walls leave (and for parts thinner than one wall); a
-// branching gap yields its longest branch.
+// The centre line is first found by shrinking the area until it nearly vanishes (a binary search on
+// the offset), which leaves a sliver along the medial axis; the sliver's two farthest points split its
+// loop into the line. That is quick and right for a strip of even width, the usual gap between walls.
+// Where the width varies (a taper, a crossing, the strokes of embossed letters) the sliver is only the
+// widest spot; then the lines follow the gap's medial axis (medial-axis.ts), split into pieces of
+// nearly even width, each as wide as the gap there.
 import type { ExtrusionPath, Path, Paths } from '../types.js';
 import { cleanIslands, offset } from '../geom/clipper.js';
 import { areaOf, pathLength } from '../geom/path-math.js';
+import { axisLength, medialAxis, simplifyAxis } from './medial-axis.js';
 
 export interface GapFillParams {
   /** nominal line width, µm */
@@ -49,15 +52,99 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     // the sliver a few µm short of vanishing runs along the middle; a ring-shaped gap leaves a
     // ring-shaped sliver, whose middle is a closed loop
     const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
+    const lines: ExtrusionPath[] = [];
+    let covered = 0;
     for (const part of cleanIslands(sliver)) {
       const closed = part.length > 1;
       const line = closed ? part[0] : loopToLine(part[0]);
       if (line.length >= 4) {
-        out.push({ type: 'WALL-INNER', points: line, closed, width: Math.round(beadWidth), model: p.model });
+        lines.push({ type: 'WALL-INNER', points: line, closed, width: Math.round(beadWidth), model: p.model });
+        covered += (pathLength(line, closed) + (closed ? 0 : beadWidth)) * beadWidth;
       }
     }
+    // The sliver runs only where the gap is within a few µm of its widest: all of a strip of even
+    // width, but only the wide end of a taper or the middle of a crossing. Where the lines cover
+    // much less than the gap, follow its medial axis instead, with the width it has along the way.
+    if (covered < area * COVERED_ENOUGH) {
+      const axis = axisGapFill(island, perimeter, guess, p);
+      // the axis must cover more than the lines it replaces, and an odd triangulation is not
+      // trusted with much more than the gap's area
+      if (axis.covered > covered && axis.covered <= area * 1.5) {
+        out.push(...axis.paths);
+        continue;
+      }
+    }
+    out.push(...lines);
   }
   return out;
+}
+
+/** Share of a gap's area its sliver lines must cover before the medial axis is tried instead. */
+const COVERED_ENOUGH = 0.7;
+/** How far a bead's width may drift along one extrusion path before the path is split (share). */
+const WIDTH_STEP = 0.15;
+
+/** Gap fill along the medial axis: pieces of even width, each printed as wide as the gap there. */
+function axisGapFill(island: Paths, perimeter: number, halfWidthGuess: number, p: GapFillParams): { paths: ExtrusionPath[]; covered: number } {
+  // samples at half the narrowest width filled, or a quarter of the mean width if more (fewer points,
+  // same lines); at most ~20 000 points for one gap
+  const spacing = Math.max(10, p.minWidth / 2, halfWidthGuess / 2, perimeter / 20_000);
+  const maxWidth = p.width * 1.5;
+  const out: ExtrusionPath[] = [];
+  let covered = 0;
+  for (const raw of medialAxis(island, spacing)) {
+    const line = simplifyAxis(raw, 10);
+    const n = line.points.length >> 1;
+    if (n < 2) continue;
+    const length = axisLength(line.points, line.closed);
+    const mean = line.widths.reduce((a, b) => a + b, 0) / n;
+    // a spur shorter than the gap is wide is the triangulation's noise at a corner, not a branch
+    if (!line.closed && length < mean) continue;
+    const segs = line.closed ? n : n - 1;
+    let piece: number[] = [];
+    let pieceW = 0, pieceLen = 0, pieceStart = 0;
+    const flush = (): void => {
+      if (piece.length >= 4 && pieceLen > 0) {
+        const width = Math.round(pieceW / pieceLen);
+        out.push({ type: 'WALL-INNER', points: piece, closed: false, width, model: p.model });
+        covered += pieceLen * width;
+      }
+      piece = [];
+      pieceW = pieceLen = 0;
+    };
+    const step = (ax: number, ay: number, bx: number, by: number, w: number): void => {
+      if (w < p.minWidth) {
+        flush();
+        return;
+      }
+      if (piece.length > 0 && Math.abs(w - pieceStart) > WIDTH_STEP * pieceStart) flush();
+      if (piece.length === 0) {
+        piece.push(ax, ay);
+        pieceStart = w;
+      }
+      piece.push(bx, by);
+      const len = Math.hypot(bx - ax, by - ay);
+      pieceW += w * len;
+      pieceLen += len;
+    };
+    for (let i = 0; i < segs; i++) {
+      const j = (i + 1) % n;
+      const w0 = Math.min(maxWidth, line.widths[i]), w1 = Math.min(maxWidth, line.widths[j]);
+      const ax = line.points[2 * i], ay = line.points[2 * i + 1], bx = line.points[2 * j], by = line.points[2 * j + 1];
+      // the width changes linearly along a segment (a taper): cut it where it drifts a step
+      const parts = Math.max(1, Math.ceil(Math.abs(w1 - w0) / (WIDTH_STEP * Math.max(1, Math.min(w0, w1)))));
+      for (let k = 0; k < parts; k++) {
+        const t0 = k / parts, t1 = (k + 1) / parts;
+        step(
+          Math.round(ax + (bx - ax) * t0), Math.round(ay + (by - ay) * t0),
+          Math.round(ax + (bx - ax) * t1), Math.round(ay + (by - ay) * t1),
+          w0 + ((w1 - w0) * (t0 + t1)) / 2,
+        );
+      }
+    }
+    flush();
+  }
+  return { paths: out, covered };
 }
 
 /** Turns a thin closed loop into the open line it wraps: from one far end to the other along one side. */
