@@ -76,6 +76,14 @@ const turnedBar = (cx: number, cy: number, length: number, width: number, deg: n
 };
 const gapFillLength = (lines: { points: number[]; closed: boolean }[]) => lines.reduce((s, l) => s + pathLength(l.points, l.closed), 0);
 
+test('a gap exactly as wide as the narrowest filled (0.9 mm rib, two 0.4 mm walls) is filled', async () => {
+  await initGeometry();
+  const rib = [0, 0, 20000, 0, 20000, 900, 0, 900];
+  const r = computeWalls([rib], wallParams);
+  const lines = gapFillLines(r.gaps, { width: W, minWidth: 100, model: 0 });
+  assert.ok(gapFillLength(lines) > 15000, `a 0.1 mm line down the rib (${gapFillLength(lines)} µm)`);
+});
+
 test('a tapering part gets gap fill all along, as wide as the gap is there', async () => {
   await initGeometry();
   // 20 mm long, 1.2 mm wide at one end and 1.0 mm at the other: one wall each side, a 0.4–0.2 mm gap

@@ -47,8 +47,11 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
       else hi = mid;
     }
     const halfWidth = lo;
-    const beadWidth = Math.min(2 * halfWidth, p.width * 1.5);
-    if (beadWidth < p.minWidth) continue;
+    // the gap's width lies between 2·lo and 2·hi (four halvings apart): one that may be as wide as
+    // the narrowest filled is filled, at least that wide
+    // (an offset to within a µm of half the width already vanishes)
+    if (2 * hi + 4 < p.minWidth) continue;
+    const beadWidth = Math.min(Math.max(2 * halfWidth, p.minWidth), p.width * 1.5);
     // the sliver a few µm short of vanishing runs along the middle; a ring-shaped gap leaves a
     // ring-shaped sliver, whose middle is a closed loop
     const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
