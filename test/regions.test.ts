@@ -12,6 +12,7 @@ import { layerSpecs } from '../src/engine/setup/layer-heights.js';
 import { placeModels } from '../src/engine/setup/place.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import { SliceError } from '../src/engine/types.js';
+import { rng } from './mesh-fixtures.js';
 
 const square = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
 const holeCW = (x: number, y: number, s: number) => [x, y, x, y + s, x + s, y + s, x + s, y];
@@ -112,6 +113,35 @@ test('a crossing of two strokes gets gap fill down every arm, not only at the cr
   const outsideParts = clipLines(lines.map((l) => l.points), inside, false);
   const outsideLen = outsideParts.reduce((s, p) => s + pathLength(p, false), 0);
   assert.ok(outsideLen < 50, `gap fill stays inside the part (${outsideLen} µm outside)`);
+});
+
+test('gap fill on random thin shapes: lines stay inside, none thinner than the minimum, no bead past 1.5 lines', async () => {
+  await initGeometry();
+  const rand = rng(2026);
+  let axisLines = 0;
+  for (let k = 0; k < 150; k++) {
+    // a wobbly band: a random polyline of 3–6 points, thickened to 0.15–0.9 mm, varying along it
+    const n = 3 + Math.floor(rand() * 4);
+    const pts: number[] = [];
+    for (let i = 0; i < n; i++) pts.push(Math.round(rand() * 20000), Math.round(rand() * 20000));
+    const band = union(
+      Array.from({ length: n - 1 }, (_, i) => {
+        const [x0, y0, x1, y1] = pts.slice(2 * i, 2 * i + 4);
+        const len = Math.hypot(x1 - x0, y1 - y0);
+        return turnedBar((x0 + x1) / 2, (y0 + y1) / 2, len, 150 + rand() * 750, (Math.atan2(y1 - y0, x1 - x0) * 180) / Math.PI);
+      }),
+    );
+    const lines = gapFillLines(band, { width: W, minWidth: 100, model: 0 });
+    axisLines += lines.length;
+    const grown = offset(band, 30, 'miter', 2);
+    const outside = clipLines(lines.map((l) => l.points), grown, false).reduce((a, p) => a + pathLength(p, false), 0);
+    assert.ok(outside < 1, `shape ${k}: ${outside} µm of gap fill outside the shape`);
+    for (const l of lines) {
+      assert.ok(l.width >= 100 && l.width <= 1.5 * W, `shape ${k}: bead ${l.width} µm`);
+      assert.ok(l.points.every(Number.isFinite), `shape ${k}: finite points`);
+    }
+  }
+  assert.ok(axisLines > 150, `lines were made (${axisLines})`);
 });
 
 test('skin detection: a ledge half-way up gets its own top skin', async () => {

@@ -6,7 +6,7 @@
 // widest spot; then the lines follow the gap's medial axis (medial-axis.ts), split into pieces of
 // nearly even width, each as wide as the gap there.
 import type { ExtrusionPath, Path, Paths } from '../types.js';
-import { cleanIslands, offset } from '../geom/clipper.js';
+import { cleanIslands, clipLines, offset } from '../geom/clipper.js';
 import { areaOf, pathLength } from '../geom/path-math.js';
 import { axisLength, medialAxis, simplifyAxis } from './medial-axis.js';
 
@@ -28,15 +28,17 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     // t ≈ 2·area/perimeter; then a short binary search around that estimate
     const perimeter = island.reduce((sum, p) => sum + pathLength(p, true), 0);
     const guess = perimeter > 0 ? area / perimeter : p.width / 2;
-    if (island.length > 1 && 2 * guess <= p.width * 1.5) {
+    if (island.length === 2 && 2 * guess <= p.width * 1.5) {
       // A ring-shaped gap (around a hole): its middle is a closed loop, half its mean width inside
       // its outer edge. The mean width holds all the way round, where a sliver from the widest
-      // point would break off where the ring narrows.
+      // point would break off where the ring narrows. Only for a true ring: a gap with a tail or a
+      // branch would have the loop cut across its hole, so one that leaves the gap goes on below.
       const loops = offset([island[0]], -guess, 'miter', 2);
-      for (const points of loops) {
-        out.push({ type: 'WALL-INNER', points, closed: true, width: Math.round(2 * guess), model: p.model });
+      const strays = clipLines(loops.map((l) => [...l, l[0], l[1]]), offset(island, 2, 'miter', 2), false);
+      if (loops.length === 1 && strays.reduce((sum, l) => sum + pathLength(l, false), 0) < 10) {
+        out.push({ type: 'WALL-INNER', points: loops[0], closed: true, width: Math.round(2 * guess), model: p.model });
+        continue;
       }
-      continue;
     }
     let lo = 0;
     let hi = Math.min(p.width * 1.5, guess * 2);
