@@ -88,7 +88,7 @@ const SPECS = {
   firstLayerLineWidth: num('layers', 'mm', 0.05, 4, 'Line width on the first layer.'),
   infillLineWidth: num('layers', 'mm', 0.05, 4, 'Line width of sparse infill.'),
   // ── walls ──
-  wallCount: int('walls', 'lines', 0, 50, 'Number of walls (perimeters).'),
+  wallCount: int('walls', 'lines', 0, 50, 'Number of walls (perimeters). 0: no walls; skins and infill then fill the whole cross-section up to the model\'s surface.'),
   seamPosition: enumSpec(
     { aligned: 'seams lined up layer to layer', rear: 'at the back of the part', shortest: 'where the previous move ends', random: 'scattered' },
     { category: 'walls', description: 'Where each wall loop starts and ends.' },
@@ -99,7 +99,7 @@ const SPECS = {
   // ── top / bottom ──
   topLayers: int('topBottom', 'layers', 0, 200, 'Solid layers under a top surface.'),
   bottomLayers: int('topBottom', 'layers', 0, 200, 'Solid layers over a bottom surface.'),
-  skinOverlap: num('topBottom', '% of line width', 0, 100, 'How far skin lines reach into the innermost wall: their ends by this plus a quarter line, lines running along it by this or a quarter line, whichever is more.'),
+  skinOverlap: num('topBottom', '% of line width', 0, 100, 'How far skin lines reach into the innermost wall: their ends by this plus a quarter line, lines running along it by this or a quarter line, whichever is more. Without walls (wallCount 0) there is nothing to overlap: lines stay half a line inside the surface.'),
   skinAngle: num('topBottom', '°', -360, 360, 'Direction of the first skin layer; later layers turn by 90°.'),
   monotonicSkin: bool('topBottom', 'Lay skin lines in one direction so neighbours always overlap the same way.'),
   // ── infill ──
@@ -116,7 +116,7 @@ const SPECS = {
     },
     { category: 'infill', description: 'Sparse infill pattern.' },
   ),
-  infillOverlap: num('infill', '% of line width', 0, 100, 'How far infill reaches into the innermost wall.'),
+  infillOverlap: num('infill', '% of line width', 0, 100, 'How far infill reaches into the innermost wall (not applied without walls).'),
   infillAngle: num('infill', '°', -360, 360, 'Direction of the infill lines.'),
   infillBeforeWalls: bool('infill', 'Print infill before the walls of a layer.'),
   // ── speeds ──

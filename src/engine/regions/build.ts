@@ -185,12 +185,15 @@ export function fillForLayer(
   // strips filled whole small parts of sloped models: 8-11 % of 3DBenchy's and the bunny's print
   // time, 4-5 % of their filament.
   const skinStripWidth = Math.max(1, s.wallCount) * w;
+  // with no walls (wallCount 0) skin and infill reach the model's surface and overlap nothing: their
+  // line centres stay half a line inside the cross-section
+  const noWalls = s.wallCount === 0;
   // per model: what covers the layer from above and below, grown (skins.ts), made once for its islands
   const shielded: ShieldedArea[] = [];
   const islandsOut: IslandPaths[] = walls.map((iw) => {
     const shield = (shielded[iw.model] ??= new ShieldedArea(coveredAbove[iw.model], coveredBelow[iw.model]));
     const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM, skinStripWidth, shield);
-    const skinOverlap = (s.skinOverlap / 100) * w;
+    const skinOverlap = noWalls ? null : (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
     // no bridges on the first layer (it lies on the bed) or on the one above a raft, nor where too little has nothing below
     const bridgesHere = s.bridgeEnabled && g.index > 0 && !g.onRaft && solid.length > 0 && areaOf(bottom) >= MIN_AREA_LINES * w * w;
@@ -209,7 +212,7 @@ export function fillForLayer(
     let infill: ExtrusionPath[] = [];
     const ov = sparse.length > 0 ? overrides(iw.model) : [];
     if (sparse.length > 0 && (s.infillDensity > 0 || ov.length > 0)) {
-      const grow = (s.infillOverlap / 100) * wInfill - wInfill / 2;
+      const grow = (noWalls ? 0 : (s.infillOverlap / 100) * wInfill) - wInfill / 2;
       const shrink = () => offset(sparse, grow, 'miter', 3);
       const area = recent ? recent.get(sparse, `infill-area:${grow}`, shrink) : shrink();
       // regions are cut from the already shrunk area, so lines of neighbouring densities meet at
@@ -281,12 +284,16 @@ export function fillForLayer(
  * in, every such pocket holds a band a full spacing wide, so at least one line. The lines' ends
  * are then stretched back out past the edge (by the skin overlap and a quarter line), so that
  * where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
+ * `overlap` null: there are no walls (wallCount 0), and the lines stay half a line inside the area,
+ * so that they reach the model's surface and no further.
  */
-function skinPaths(solid: Paths, w: number, angle: number, overlap: number, model: number, slack = 0, recent?: RecentResults<Paths>): ExtrusionPath[] {
+function skinPaths(solid: Paths, w: number, angle: number, overlap: number | null, model: number, slack = 0, recent?: RecentResults<Paths>): ExtrusionPath[] {
   const draw = (): Paths => {
-    const inset = offset(solid, -w / 2 + Math.max(w / 4, overlap) + slack, 'miter', 3);
+    const inset = offset(solid, -w / 2 + (overlap === null ? 0 : Math.max(w / 4, overlap)) + slack, 'miter', 3);
     if (inset.length === 0) return [];
     const lines = solidLines(inset, w, angle);
+    // no wall to reach: the lines end half a line inside the edge, where the inset clipped them
+    if (overlap === null) return sortMonotonic(lines, angle);
     const reach = reachEdge(lines, 2 * w, offset(solid, overlap + w / 4, 'miter', 3));
     return sortMonotonic(reach, angle);
   };

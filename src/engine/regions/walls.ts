@@ -7,7 +7,7 @@ import { areaOf } from '../geom/path-math.js';
 export interface WallResult {
   /** loops per inset, [0] = outer */
   walls: ExtrusionPath[][];
-  /** the area inside the innermost wall's inner edge (where skin and infill go) */
+  /** the area inside the innermost wall's inner edge (where skin and infill go); with no walls, the outline */
   innerArea: Paths;
   /** where travels may run without crossing a wall: the innermost wall's centre line, slightly shrunk */
   combArea: Paths;
@@ -29,6 +29,7 @@ export interface WallParams {
 const MIN_LOOP_AREA_FACTOR = 0.25;
 
 export function computeWalls(outline: Paths, p: WallParams): WallResult {
+  if (p.wallCount <= 0) return withoutWalls(outline, p.width);
   const w = p.width;
   const walls: ExtrusionPath[][] = [];
   const centreLines: Paths[] = [];
@@ -67,6 +68,18 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
   // between two 0.4 mm walls, at the 0.1 mm default) survives to be filled
   const gaps = p.gapFill ? findGaps(outline, centreLines, innerRaw, innerArea, w, Math.max(0, p.minGapWidth / 2 - 2)) : [];
   return { walls, innerArea, combArea, gaps };
+}
+
+/**
+ * No walls asked for (wallCount 0): as in CuraEngine and PrusaSlicer, skin and infill take the whole
+ * cross-section, their lines reaching the model's surface (build.ts keeps their centres half a line
+ * in, overlapping nothing). There are no gaps between walls to fill either. Travels comb inside the
+ * outline shrunk by a quarter line: the lines' ends (half a line in) then lie inside the comb
+ * region, not on its edge, where a travel from one end to another along the edge would be taken
+ * for a move hugging the region and go straight across a notch in the side.
+ */
+function withoutWalls(outline: Paths, w: number): WallResult {
+  return { walls: [], innerArea: outline, combArea: offset(outline, -w / 4, 'miter', 3), gaps: [] };
 }
 
 /**
