@@ -19,6 +19,7 @@ import { trailerLines } from './trailer.js';
 import { ByteChunks } from './byte-chunks.js';
 import { clampEndLift } from './end-lift.js';
 import { planSourceOf, type PlanSource } from './plan-source.js';
+import { finite } from './finite.js';
 
 export interface GcodeMeta {
   modelNames: string[];
@@ -112,6 +113,7 @@ export function writeGcodeBytes(
     bounds.max[2] = 0;
   }
   const stats: GcodeStats = { printTimeS, filamentMm, filamentMm3, filamentG, bounds, layerTimesS, warnings, bedReach: emitted.bedReach / 1000 };
+  checkTotals(stats, startTime);
 
   // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
   // the text goes first where the moves were: they are garbage now but not yet collected
@@ -236,6 +238,20 @@ function emitAndTime(
   const emitted = { netFilamentMm: emitter.netFilamentMm, bounds: emitter.bounds, modelBounds: emitter.modelBounds, bedReach: emitter.bedReach };
   const warnings = clamped.warning ? [clamped.warning] : [];
   return { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory: moves.takeMemory(), bodies, endGcode, warnings };
+}
+
+/**
+ * The totals go into the header, the M73 and `;TIME_ELAPSED:` lines, the trailer and the task's info:
+ * none may be NaN or infinite (a bug upstream would otherwise print `M73 PNaN`), see finite.ts.
+ */
+function checkTotals(stats: GcodeStats, startTime: number): void {
+  finite(startTime, "the start G-code's time");
+  for (let i = 0; i < stats.layerTimesS.length; i++) finite(stats.layerTimesS[i]!, `layer ${i}'s time`);
+  finite(stats.printTimeS, 'the print time');
+  finite(stats.filamentMm, 'the filament length');
+  finite(stats.filamentMm3, 'the filament volume');
+  finite(stats.filamentG, 'the filament weight');
+  for (const v of [...stats.bounds.min, ...stats.bounds.max]) finite(v, 'the print bounds');
 }
 
 /**

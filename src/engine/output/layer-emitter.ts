@@ -5,7 +5,8 @@ import type { LayerPlan, PlanOp } from '../plan/types.js';
 import type { SliceSettings } from '../settings.js';
 import type { FlavorRules } from './flavors.js';
 import type { MoveBuffer } from './move-buffer.js';
-import { dec5, micronsToMm } from './number-format.js';
+import { dec5, micronsToMm, mm3 } from './number-format.js';
+import { finite } from './finite.js';
 
 export interface EmitterSetup {
   settings: SliceSettings;
@@ -104,12 +105,13 @@ export class LayerEmitter {
 
   private afterFirstLayer(L: string[]): void {
     const s = this.s;
-    if (s.nozzleTemperature !== s.firstLayerNozzleTemperature) L.push(`M104 S${s.nozzleTemperature}`);
-    if (s.heatedBed && s.bedTemperature !== s.firstLayerBedTemperature) L.push(`M140 S${s.bedTemperature}`);
+    // formatted as the first layer's temperatures are (never in exponent form, never NaN)
+    if (s.nozzleTemperature !== s.firstLayerNozzleTemperature) L.push(`M104 S${mm3(s.nozzleTemperature)}`);
+    if (s.heatedBed && s.bedTemperature !== s.firstLayerBedTemperature) L.push(`M140 S${mm3(s.bedTemperature)}`);
   }
 
   private feed(speed: number): string {
-    const f = Math.max(1, Math.round(speed * 60));
+    const f = Math.max(1, Math.round(finite(speed, 'a feed rate') * 60));
     if (f === this.feedF) return '';
     this.feedF = f;
     return ' F' + f;
@@ -222,7 +224,7 @@ export class LayerEmitter {
         }
         return;
       case 'fan':
-        L?.push(this.setup.rules.fanLine(op.percent));
+        L?.push(this.setup.rules.fanLine(finite(op.percent, 'a fan speed')));
         return;
       case 'comment':
         L?.push(';' + op.text);

@@ -1,5 +1,7 @@
 // Number formatting for G-code text, without toFixed (slow, and it keeps trailing zeros).
 // Coordinates are integer micrometres inside the engine, so millimetres with 3 decimals are exact.
+// NaN and ±Infinity are never formatted: they throw (finite.ts).
+import { finite } from './finite.js';
 
 /** ".001" … ".999" with trailing zeros trimmed; "" for 0. */
 const FRACTION_3: string[] = Array.from({ length: 1000 }, (_, f) => {
@@ -11,7 +13,7 @@ const FRACTION_3: string[] = Array.from({ length: 1000 }, (_, f) => {
 
 /** Micrometres as millimetres: 3 decimals at most, trailing zeros trimmed (12500 → "12.5"). */
 export function micronsToMm(um: number): string {
-  let v = Math.round(um);
+  let v = Math.round(finite(um, 'a coordinate'));
   if (v === 0) return '0';
   let sign = '';
   if (v < 0) {
@@ -41,7 +43,7 @@ const DIGITS_2_TRIMMED: string[] = Array.from({ length: 100 }, (_, f) => {
  * its first three and last two digits and looked up, since this runs once per extrusion line.
  */
 export function dec5(v: number): string {
-  let n = Math.round(v * 100000);
+  let n = Math.round(finite(v, 'an extruder position') * 100000);
   if (n === 0) return '0';
   let sign = '';
   if (n < 0) {
@@ -58,7 +60,7 @@ export function dec5(v: number): string {
 
 /** Seconds as PrusaSlicer writes durations: "1d 2h 3m 4s", leading zero units left out ("5m 0s"). */
 export function durationDhms(seconds: number): string {
-  let s = Math.max(0, Math.round(seconds));
+  let s = Math.max(0, Math.round(finite(seconds, 'a duration')));
   const d = Math.floor(s / 86400);
   s -= d * 86400;
   const h = Math.floor(s / 3600);

@@ -23,6 +23,13 @@ export interface SimulateOptions {
   consume?: boolean;
 }
 
+/**
+ * Moves shorter than this (mm) go nowhere and take no time. G-code writes positions to 0.001 mm and E
+ * to 0.00001 mm, so no real move is this short; a subnormal one (a retraction of 1e-320 mm) made
+ * 1 / length Infinity, and the whole estimate NaN.
+ */
+const MIN_MOVE_MM = 1e-9;
+
 export function simulate(input: MoveBuffer | readonly MoveInput[], limits: MachineLimits, opts: SimulateOptions = {}): SimResult {
   const moves = input instanceof MoveBuffer ? input : MoveBuffer.from(input);
   const n = moves.length;
@@ -53,7 +60,7 @@ export function simulate(input: MoveBuffer | readonly MoveInput[], limits: Machi
     const feed = mfeed[i]!;
     const xyz = Math.sqrt(dx * dx + dy * dy + dz * dz);
     const len = xyz > 0 ? xyz : Math.abs(de);
-    if (len === 0 || !(feed > 0)) {
+    if (!(len >= MIN_MOVE_MM) || !(feed > 0)) {
       dist[i] = 0; // goes nowhere (or has no speed): takes no time
       continue;
     }
