@@ -5,7 +5,7 @@ import { FILAMENTS } from './filaments.js';
 import { PRINTERS } from './printers.js';
 import { QUALITIES } from './qualities.js';
 import { CATEGORY_TITLES, type SettingCategory, type SettingSpec } from './schema-types.js';
-import { SETTING_KEYS, SETTINGS_SCHEMA } from './settings-schema.js';
+import { NUMBER_RESOLUTION, SETTING_KEYS, SETTINGS_SCHEMA } from './settings-schema.js';
 import { MAX_XML_BYTES } from './xml-config.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -113,6 +113,10 @@ Names are the keys below. Values are text: numbers in decimal, booleans \`true\`
 \`yes\`/\`no\`), enum values in any letter case; the predefined entities (\`&lt;\` …), character references and
 CDATA work. Refused: an empty file (URE004), more than ${MAX_XML_BYTES} bytes, DOCTYPE or entity declarations,
 other elements, an unknown setting name or a bad value (URE000, the message names the key).
+
+A number must lie in its range, and be 0 or at least ${NUMBER_RESOLUTION} away from 0 (in the setting's unit): no setting
+means anything finer, so a value such as \`1e-7\` or \`1e-320\` is refused (URE000 / exit 1, naming the key) rather
+than taken as 0.
 
 Overrides sent as JSON must have the right JSON type (\`"layerHeight": 0.15\`, not \`"0.15"\`); only the XML path
 reads numbers from strings. Unknown keys are refused with close names suggested, CuraEngine's and PrusaSlicer's names for our settings among them (\`layer_height\` → \`layerHeight\`, \`retraction_amount\` or \`retract_length\` → \`retractLength\`); those names are not accepted as settings.

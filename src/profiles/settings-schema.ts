@@ -26,6 +26,14 @@ const str = (category: SettingCategory, maxLength: number, description: string, 
   type: 'string', category, maxLength, description, ...(multiline ? { multiline } : {}),
 });
 
+/**
+ * Smallest non-zero size of any numeric setting, in its own unit: a value closer to 0 (1e-7, a
+ * subnormal 1e-320) is refused rather than taken as 0 or as itself. No setting means anything that
+ * fine (G-code writes 0.001 mm at most, E 0.00001 mm), and such a value broke the print-time
+ * estimate (1 / 1e-320 is Infinity) or reached the G-code in exponent form (`M104 S1e-7`).
+ */
+export const NUMBER_RESOLUTION = 0.001;
+
 /** Longest accepted start or end G-code template, characters. */
 export const MAX_GCODE_TEMPLATE_LENGTH = 20_000;
 /** Longest accepted name (printer, filament), characters. */

@@ -1,14 +1,15 @@
 // Validation of settings from outside: overrides sent by clients (JSON), `--set` from the CLI, and
 // the text values of an XML configuration. Unknown keys are rejected with close names suggested;
-// values must have the schema's type and lie in its range. Strings are turned into numbers or
-// booleans only when the caller says the source is text (`fromText`: the XML path).
+// values must have the schema's type and lie in its range (a number: 0, or at least
+// NUMBER_RESOLUTION away from it). Strings are turned into numbers or booleans only when the caller
+// says the source is text (`fromText`: the XML path).
 import { describeValue } from './describe-value.js';
 import type { SliceSettings } from '../engine/settings.js';
 import { DECIMAL_TEXT } from '../engine/mesh/text-scan.js';
 import { SettingsError } from './errors.js';
 import { closeMatches, type NameEntry } from './names.js';
 import { PEER_SETTING_NAMES } from './peer-setting-names.js';
-import { SETTING_KEYS, settingSpec } from './settings-schema.js';
+import { NUMBER_RESOLUTION, SETTING_KEYS, settingSpec } from './settings-schema.js';
 import type { SettingSpec } from './schema-types.js';
 
 export interface ValidateOptions {
@@ -47,9 +48,18 @@ function badValue(spec: SettingSpec, value: unknown, expected: string): Settings
   return new SettingsError('BAD_VALUE', spec.key, `${spec.key} must be ${expected}, got ${describeValue(value)}`);
 }
 
+function unitText(spec: SettingSpec): string {
+  return spec.unit && !spec.unit.startsWith('%') && spec.unit !== '×' ? ` ${spec.unit}` : spec.unit === '%' ? ' %' : '';
+}
+
 function rangeText(spec: SettingSpec & { min: number; max: number }): string {
-  const unit = spec.unit && !spec.unit.startsWith('%') && spec.unit !== '×' ? ` ${spec.unit}` : spec.unit === '%' ? ' %' : '';
-  return `between ${spec.min} and ${spec.max}${unit}`;
+  return `between ${spec.min} and ${spec.max}${unitText(spec)}`;
+}
+
+/** What a number too close to 0 is told it must be (see NUMBER_RESOLUTION). */
+function resolutionText(spec: SettingSpec & { min: number; max: number }): string {
+  const range = spec.min >= 0 ? `between ${NUMBER_RESOLUTION} and ${spec.max}${unitText(spec)}` : `at least ${NUMBER_RESOLUTION}${unitText(spec)} from 0, ${rangeText(spec)}`;
+  return `0 or ${range} (no setting takes a finer non-zero value)`;
 }
 
 /** Checks (and, from text, converts) one value against its setting's schema entry. */
@@ -67,6 +77,7 @@ export function validateValue(key: string, value: unknown, options: ValidateOpti
       if (!Number.isFinite(n)) throw badValue(spec, value, `a finite number`);
       if (spec.type === 'integer' && !Number.isInteger(n)) throw badValue(spec, value, `${kind} ${rangeText(spec)}`);
       if (n < spec.min || n > spec.max) throw badValue(spec, value, rangeText(spec));
+      if (n !== 0 && Math.abs(n) < NUMBER_RESOLUTION) throw badValue(spec, value, resolutionText(spec));
       return n;
     }
     case 'boolean': {
