@@ -10,7 +10,7 @@ import { initGeometry } from './geom/clipper.js';
 import { checkPrintOnBed, placeModels } from './setup/place.js';
 import { layerSpecs } from './setup/layer-heights.js';
 import { runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
-import { encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
+import { addPrintedModels, encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
 import type { LayerPlan } from './plan/types.js';
 import { writeGcodeBytes } from './output/gcode-writer.js';
 import { toOutputFormat } from './output/output-format.js';
@@ -129,10 +129,10 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     mergeTimings(timings, r.timings);
   }
   timings.layers = performance.now() - t0;
+  warnings.push(...checkSomethingPrinted(packed, models, names));
   // a spike's tip leaves empty layers at the top: the source drops them
   const plans = packedPlanSource(packed);
   packed.length = 0; // the source lets each part go once the writer is past it
-  if (plans.length === 0) throw new SliceError('the model has no printable cross-section (is it a closed solid?)', 'EMPTY');
 
   throwIfAborted(signal);
   t0 = performance.now();
@@ -153,6 +153,27 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const { output, format } = toOutputFormat(written.output, settings, stats);
   opts.onProgress?.(1, 'done');
   return { output, format, stats };
+}
+
+/**
+ * A job must print some of its models: a skirt, brim, raft or support alone is no print (a model
+ * thinner than a line gave a skirt-only file, exit 0). Throws when no model prints anything; a
+ * warning names each model of several that prints nothing.
+ */
+function checkSomethingPrinted(packed: readonly EncodedPlans[], models: readonly ModelInput[], names: readonly string[]): string[] {
+  const printed = new Set<number>();
+  for (const e of packed) addPrintedModels(e, printed);
+  const own = models.map((m, i) => i).filter((i) => models[i]!.role !== 'modifier');
+  if (printed.size === 0) {
+    const what =
+      own.length === 1
+        ? 'the model has no printable cross-section (is it a closed solid, thick enough to print?)'
+        : `none of the ${own.length} models has a printable cross-section (are they closed solids, thick enough to print?)`;
+    throw new SliceError(what, 'EMPTY');
+  }
+  return own
+    .filter((i) => !printed.has(i))
+    .map((i) => `model '${names[i]}' has no printable cross-section (is it a closed solid, thick enough to print?): nothing of it is printed`);
 }
 
 /** The printed models' estimated cross-section vertices (positions are placed, in µm). */

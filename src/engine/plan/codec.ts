@@ -101,6 +101,25 @@ export function encodedLayerExtrudes(e: EncodedPlans, li: number): boolean {
   return false;
 }
 
+/** The features that print a model itself (not its skirt, brim, raft or support). */
+const MODEL_FEATURES = new Set((['WALL-OUTER', 'WALL-INNER', 'SKIN', 'FILL'] as FeatureType[]).map((f) => FEATURE_INDEX.get(f)!));
+
+/** Adds to `into` every model that the packed plans extrude a wall, skin or infill of. */
+export function addPrintedModels(e: EncodedPlans, into: Set<number>): void {
+  const { ints, floats } = e;
+  const n = ints.length / 3;
+  let model = -1;
+  for (let k = 0; k < n; k++) {
+    const code = ints[k * 3] & ~ODD;
+    if (code === 2) {
+      // a feature's fields are a feature index and a model index, never too large for an int32
+      model = MODEL_FEATURES.has(ints[k * 3 + 1]) ? ints[k * 3 + 2] : -1;
+    } else if (code === 1 && model >= 0 && floats[k * 2] > 0) {
+      into.add(model);
+    }
+  }
+}
+
 /** One layer of the packed plans as op objects, so a reader can hold one layer at a time. */
 export function decodeLayer(e: EncodedPlans, layer: number): LayerPlan {
   const { ints, floats: f } = e;
