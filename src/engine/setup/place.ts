@@ -7,6 +7,7 @@ import type { Bounds3, DensityField, ModelInput, ModelTransform, ModifierSpec } 
 import type { FieldUm } from '../regions/density.js';
 import { SliceError } from '../types.js';
 import type { SliceSettings } from '../settings.js';
+import { sizeText } from './size-text.js';
 
 export interface PlacedModel {
   name: string;
@@ -76,7 +77,8 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   const x0 = s.originCenter ? -s.bedWidth / 2 : 0;
   const y0 = s.originCenter ? -s.bedDepth / 2 : 0;
   const eps = 1e-3;
-  const size = `${fmt(all.max[0] - all.min[0])} × ${fmt(all.max[1] - all.min[1])} × ${fmt(all.max[2] - all.min[2])} mm`;
+  const [sx, sy, sz] = [0, 1, 2].map((a) => all.max[a] - all.min[a]) as [number, number, number];
+  const size = sizeText(sx, sy, sz);
   if (
     (s.roundBed && reach > s.bedWidth / 2 + eps) ||
     bounds.min[0] < x0 - eps ||
@@ -91,8 +93,10 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
       'OUT_OF_VOLUME',
     );
   }
-  if (all.max[2] - all.min[2] < s.firstLayerHeight / 2) {
-    throw new SliceError(`model is flat (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
+  if (sz < s.firstLayerHeight / 2) {
+    // not even a line wide either way: a speck, not a sheet
+    const what = Math.max(sx, sy) < s.firstLayerLineWidth ? 'too small' : 'flat';
+    throw new SliceError(`model is ${what} (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
   }
   const warnings: string[] = [];
   // models placed by the client stand where they are in x and y; in z the lowest goes on the bed
