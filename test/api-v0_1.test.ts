@@ -95,7 +95,7 @@ describe('v0.1 over HTTP', () => {
       ['empty workspace', large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: '' } }), 400, 'URE004', /WsConfigs is empty/],
       ['not .rvwj', large({ ...base, file: { FileName: 'big.stl', WsConfigs: ws } }), 400, 'URE001', /a Workspace file/],
       ['not JSON', call(t.url, '/v0.1/ProvideFile', { key: t.key, body: '{"file": ' + ' '.repeat(1_200_000), headers: { 'Content-Type': 'application/json' } }), 400, 'URE000', /not valid JSON/],
-      ['__proto__', large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: ws } }, ', "__proto__": {"x": 1}'), 400, 'URE000', /forbidden prototype property/],
+      ['__proto__', large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: ws } }, ', "__proto__": {"x": 1}'), 400, 'URE000', /the key "__proto__" is not allowed in a request body/],
       // other fields than the workspaces: small, whatever the body's size
       ['a large other field', large({ ...base, file: { FileName: 'big.rvwj', WsConfigs: ws }, junk: 'x'.repeat(1_100_000) }), 413, 'URE000', /fields other than the workspaces take \d+ bytes/],
     ];

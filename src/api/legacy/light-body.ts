@@ -7,6 +7,7 @@ import { ApiError } from '../../service/errors.js';
 import { isObject } from '../../service/legacy-keys.js';
 import { readInlineWorkspace } from '../../service/legacy-workspace.js';
 import { checkLegacyDepth } from './json-depth.js';
+import { parseGuarded } from '../json-guard.js';
 
 /** What the fields other than the workspaces may weigh, as JSON. */
 export const MAX_OTHER_FIELDS_BYTES = 1024 * 1024;
@@ -17,18 +18,6 @@ export interface LightBody {
   body: unknown;
   /** the buffers of the workspace texts in `body` (to transfer between threads) */
   buffers: ArrayBuffer[];
-}
-
-/** Parses `text` as fastify's own parser would (refusing __proto__ and constructor.prototype keys). */
-export function parseGuarded(text: string): unknown {
-  // the reviver costs a second walk: only when a forbidden key may be there at all
-  if (!text.includes('__proto__') && !text.includes('constructor')) return JSON.parse(text);
-  return JSON.parse(text, (key, value: unknown) => {
-    if (key === '__proto__' || (key === 'constructor' && isObject(value) && 'prototype' in value)) {
-      throw Object.assign(new Error('Object contains forbidden prototype property'), { statusCode: 400 });
-    }
-    return value;
-  });
 }
 
 export function lightBody(text: string): LightBody {
