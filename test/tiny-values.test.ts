@@ -59,7 +59,9 @@ test('every numeric setting refuses a non-zero value closer to 0 than the resolu
   }
   assert.ok(tried > 150, `${tried} values tried`);
   assert.equal(validateValue('skinAngle', -NUMBER_RESOLUTION), -NUMBER_RESOLUTION);
-  assert.match(refuses('skinAngle', -1e-320).message, /skinAngle must be 0 or at least 0\.001 ° from 0, between -360 and 360 °/);
+  // the finest real value: a fast Klipper machine's junction deviation
+  assert.equal(validateValue('junctionDeviation', 0.0005), 0.0005);
+  assert.match(refuses('skinAngle', -1e-320).message, /skinAngle must be 0 or at least 0\.000001 ° from 0, between -360 and 360 °/);
 });
 
 test('every preset combination still passes the validator', () => {
@@ -77,7 +79,7 @@ test('CLI: --set retractLength=1e-320 fails with exit 1 naming the key, and writ
   const out = join(work, 'rl.gcode');
   const r = spawnSync(process.execPath, [STRATUM_BIN, 'slice', CUBE_STL, '-o', out, '--set', 'retractLength=1e-320'], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 1, r.stderr);
-  assert.match(r.stderr, /^stratum slice: error: retractLength must be 0 or between 0\.001 and 20 mm .*got 1e-320$/m);
+  assert.match(r.stderr, /^stratum slice: error: retractLength must be 0 or between 0\.000001 and 20 mm .*got 1e-320$/m);
   assert.equal(existsSync(out), false);
 });
 
@@ -92,7 +94,7 @@ test('API: an override of 1e-320 is refused with 400 URE000 naming the key', asy
     });
     assert.equal(r.status, 400, r.text);
     assert.equal(r.body.errorCode, 'URE000');
-    assert.match(r.body.message, /retractLength must be 0 or between 0\.001 and 20 mm/);
+    assert.match(r.body.message, /retractLength must be 0 or between 0\.000001 and 20 mm/);
   } finally {
     await t.close();
   }

@@ -29,10 +29,11 @@ const str = (category: SettingCategory, maxLength: number, description: string, 
 /**
  * Smallest non-zero size of any numeric setting, in its own unit: a value closer to 0 (1e-7, a
  * subnormal 1e-320) is refused rather than taken as 0 or as itself. No setting means anything that
- * fine (G-code writes 0.001 mm at most, E 0.00001 mm), and such a value broke the print-time
- * estimate (1 / 1e-320 is Infinity) or reached the G-code in exponent form (`M104 S1e-7`).
+ * fine (the finest real value is a fast Klipper machine's junction deviation, ~0.0005 mm), and such
+ * a value broke the print-time estimate (1 / 1e-320 is Infinity) or reached the G-code in exponent
+ * form (`M104 S1e-7`).
  */
-export const NUMBER_RESOLUTION = 0.001;
+export const NUMBER_RESOLUTION = 1e-6;
 
 /** Longest accepted start or end G-code template, characters. */
 export const MAX_GCODE_TEMPLATE_LENGTH = 20_000;
