@@ -23,7 +23,9 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
   // gaps and slivers are offsets' output: clean areas
   for (const island of cleanIslands(gaps)) {
     const area = areaOf(island);
-    if (area < p.minWidth * p.minWidth) continue;
+    // a gap at the narrowest width must be at least twice as long as wide to be worth a line (a
+    // 0.1 mm square needle is no part to print)
+    if (area < 2 * p.minWidth * p.minWidth) continue;
     // half-width: for a strip of length L and width t, area = L·t and perimeter ≈ 2L, so
     // t ≈ 2·area/perimeter; then a short binary search around that estimate
     const perimeter = island.reduce((sum, p) => sum + pathLength(p, true), 0);
