@@ -115,16 +115,33 @@ export function parseModelParts(bytes: Uint8Array, fileName: string): { parts: M
       const indices = all.slice(p.indexStart, p.indexEnd);
       for (let i = 0; i < indices.length; i++) indices[i] -= p.vertexStart;
       const sub: RawMesh = { positions: raw.positions.subarray(3 * p.vertexStart, 3 * p.vertexEnd), indices, unitsKnown: raw.unitsKnown, warnings: [] };
-      // an item of nothing but degenerate triangles is left out, as those triangles are from a whole file
+      // an item with no triangles left is left out (with a warning), as those triangles are from a whole file
       const mesh = cleanMesh(sub, format, name, warnings, true);
       if (mesh) parts.push({ name, mesh });
-      else warnings.push(`${name}: left out, no triangles left after dropping degenerate ones`);
     });
-    if (parts.length === 0) throw badModel(`'${fileName}' has no triangles left after dropping degenerate ones`);
+    // (each object's warning says what it lost; the refusal repeats them)
+    if (parts.length === 0) throw badModel(`'${fileName}' has no triangles left in any of its ${raw.parts.length} objects`);
     return { parts, warnings };
   } catch (err) {
     throw withReadWarnings(err, warnings);
   }
+}
+
+/** "12 duplicate triangle(s) (…)": what welding dropped as copies of other triangles (duplicates.ts). */
+function duplicatesText(repeated: number, cancelled: number): string {
+  const why =
+    cancelled === 0
+      ? 'the same corners as another'
+      : repeated === 0
+        ? 'the same corners as another wound the other way: they cancel in pairs'
+        : `the same corners as another: ${repeated} repeating one, ${cancelled} cancelling in pairs, wound opposite ways`;
+  return `${repeated + cancelled} duplicate triangle(s) (${why})`;
+}
+
+/** What left a mesh without triangles, for the refusal. */
+function droppedText(triangles: number, degenerate: number, repeated: number, cancelled: number): string {
+  if (repeated + cancelled === 0) return `${triangles} degenerate one(s)`;
+  return [degenerate > 0 ? `${degenerate} degenerate triangle(s)` : '', duplicatesText(repeated, cancelled)].filter(Boolean).join(' and ');
 }
 
 /** Triangles in all the parts. */
@@ -145,7 +162,7 @@ function readNamed(bytes: Uint8Array, fileName: string): { raw: RawMesh; format:
 
 /**
  * Welds and checks the read triangles (adding to `warnings`); throws SliceError('BAD_MODEL'). With
- * `emptyOk`, a mesh with no triangles left is null instead of an error (one part of several).
+ * `emptyOk`, a mesh with no triangles left is null and a warning instead of an error (one part of several).
  */
 function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings: string[], emptyOk: true): Mesh | null;
 function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings: string[]): Mesh;
@@ -154,16 +171,19 @@ function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings
   const triangles = raw.indices ? raw.indices.length / 3 : p.length / 9;
   if (triangles > MAX_TRIANGLES) throw tooManyTriangles(triangles.toLocaleString('en-US'));
 
-  const { mesh, collapsed, flat, nonFinite } = weld(p, raw.indices);
+  const { mesh, collapsed, flat, repeated, cancelled, nonFinite } = weld(p, raw.indices);
   if (nonFinite) throw badModel(`'${fileName}' (${FORMAT_NAME[format]}) has a vertex coordinate that is ${nonFinite}`);
   if (mesh.indices.length === 0) {
-    if (emptyOk) return null;
-    throw badModel(`'${fileName}' has no triangles left after dropping ${triangles} degenerate one(s)`);
+    const dropped = droppedText(triangles, collapsed + flat, repeated, cancelled);
+    if (!emptyOk) throw badModel(`'${fileName}' has no triangles left after dropping ${dropped}`);
+    warnings.push(`${fileName}: left out, no triangles left after dropping ${dropped}`);
+    return null;
   }
   if (collapsed + flat > 0) {
     const parts = [collapsed > 0 ? `${collapsed} with repeated corners` : '', flat > 0 ? `${flat} with zero area` : ''].filter(Boolean);
     warnings.push(`${fileName}: dropped ${collapsed + flat} degenerate triangle(s) (${parts.join(', ')})`);
   }
+  if (repeated + cancelled > 0) warnings.push(`${fileName}: dropped ${duplicatesText(repeated, cancelled)}`);
 
   const b = meshBounds(mesh);
   const extent = Math.max(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);

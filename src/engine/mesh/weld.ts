@@ -1,11 +1,12 @@
 // Welding: vertices with bit-identical coordinates become one (files repeat each shared vertex,
 // STL for every triangle), so triangles share vertex indices and the slicer can chain by edge.
-// Then triangles that collapsed (two equal indices) or have no area are dropped, and vertices no
-// triangle uses any more are removed.
+// Then triangles that collapsed (two equal indices) or have no area are dropped, so are duplicate
+// triangles (duplicates.ts), and vertices no triangle uses any more are removed.
 //
 // Each hot loop lives in its own small function: V8 optimises a loop on the fly, and code after it
 // that has not run yet would otherwise throw the optimised code away (costly on a one-shot parse).
 import type { Mesh } from '../types.js';
+import { dropDuplicateTriangles } from './duplicates.js';
 
 export interface WeldResult {
   mesh: Mesh;
@@ -13,6 +14,10 @@ export interface WeldResult {
   collapsed: number;
   /** triangles dropped because their corners are on one line */
   flat: number;
+  /** triangles dropped as copies of another (the same three vertices, wound the same way) */
+  repeated: number;
+  /** triangles dropped because copies wound opposite ways cancel in pairs */
+  cancelled: number;
   /** set when some coordinate is NaN or infinite (the mesh is then unusable) */
   nonFinite: 'NaN' | 'infinite' | null;
 }
@@ -181,9 +186,10 @@ export function weld(positions: Float32Array, indices: Uint32Array | null): Weld
   const { remap, positions: upos } = uniqueVertices(bits, nIn);
   // every coordinate of the input is among the unique vertices: check them once
   const nonFinite = firstNonFinite(upos);
-  if (nonFinite) return { mesh: { positions: new Float32Array(0), indices: new Uint32Array(0) }, collapsed: 0, flat: 0, nonFinite };
+  if (nonFinite) return { mesh: { positions: new Float32Array(0), indices: new Uint32Array(0) }, collapsed: 0, flat: 0, repeated: 0, cancelled: 0, nonFinite };
   const nTri = indices ? (indices.length / 3) | 0 : (nIn / 3) | 0;
   const kept = keepTriangles(upos, remap, indices, nTri);
-  const tris = kept.tris;
-  return { mesh: dropUnused(upos, tris), collapsed: kept.collapsed, flat: kept.flat, nonFinite };
+  const unique = dropDuplicateTriangles(kept.tris, kept.count);
+  const tris = kept.tris.subarray(0, 3 * unique.count);
+  return { mesh: dropUnused(upos, tris), collapsed: kept.collapsed, flat: kept.flat, repeated: unique.repeated, cancelled: unique.cancelled, nonFinite };
 }
