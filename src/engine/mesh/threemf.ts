@@ -21,7 +21,7 @@ interface Component {
   path: string;
 }
 /** A growable typed array. */
-class Growable<T extends Float64Array | Uint32Array> {
+class Growable<T extends Float64Array | Float32Array | Uint32Array> {
   length = 0;
   constructor(public data: T) {}
   push3(a: number, b: number, c: number): void {
@@ -43,6 +43,8 @@ interface ModelObject {
   /** vertex indices as read; NaN (not an index) becomes 2^32 − 1, caught by the range check */
   triangles: Growable<Uint32Array>;
   components: Component[];
+  /** the vertices its triangles use, made on the first placement (usedVertices) */
+  used?: UsedVertices;
 }
 interface ModelPart {
   unit: number;
@@ -73,6 +75,39 @@ function compose(a: Transform, b: Transform): Transform {
 /** A vertex index attribute as an unsigned integer; anything else maps to an impossible index. */
 function index(v: number): number {
   return Number.isInteger(v) && v >= 0 && v < 0xffffffff ? v : 0xffffffff;
+}
+
+/** An object's triangles renumbered to the vertices they use, which are listed in file order. */
+interface UsedVertices {
+  /** indices into the object's vertices, ascending */
+  vertices: Uint32Array;
+  /** three per triangle, indices into `vertices` */
+  triangles: Uint32Array;
+}
+
+/** Checks an object's vertex indices (BAD_MODEL naming the first bad one) and lists the vertices they use. */
+function usedVertices(obj: ModelObject, objectId: string): UsedVertices {
+  const nv = obj.vertices.length / 3;
+  const ts = obj.triangles.data;
+  const nt = obj.triangles.length;
+  const renum = new Int32Array(nv).fill(-1);
+  for (let i = 0; i < nt; i++) {
+    const v = ts[i];
+    if (v >= nv) {
+      const shown = v === 0xffffffff ? 'not a valid index' : `'${v}'`;
+      throw badModel(`3MF: object ${objectId} has a triangle with vertex index ${shown} (the object has ${nv} vertices)`);
+    }
+    renum[v] = 0;
+  }
+  // in file order: welding, which numbers vertices by first appearance, then gives the same mesh as
+  // with the unused ones present (unless an unused vertex has the coordinates of a later used one)
+  let n = 0;
+  for (let v = 0; v < nv; v++) if (renum[v] === 0) renum[v] = n++;
+  const vertices = new Uint32Array(n);
+  for (let v = 0; v < nv; v++) if (renum[v] >= 0) vertices[renum[v]] = v;
+  const triangles = new Uint32Array(nt);
+  for (let i = 0; i < nt; i++) triangles[i] = renum[ts[i]];
+  return { vertices, triangles };
 }
 
 function parseModelPart(xml: Uint8Array, name: string): ModelPart {
@@ -169,7 +204,8 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   };
   const root = partOf(rootName);
 
-  const positions = new Growable(new Float64Array(3 * 1024));
+  // float32 as the result is: each coordinate is rounded once, from the transformed double, either way
+  const positions = new Growable(new Float32Array(3 * 1024));
   const indices = new Growable(new Uint32Array(3 * 1024));
   let skipped = 0;
   let placements = 0;
@@ -187,28 +223,23 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
       skipped++;
       return;
     }
-    const nv = obj.vertices.length / 3;
     if (obj.triangles.length > 0) {
       if ((indices.length + obj.triangles.length) / 3 > MAX_TRIANGLES) throw tooManyTriangles(`more than ${MAX_TRIANGLES.toLocaleString('en-US')}`);
+      // only the vertices the triangles use: a placement never costs more than its triangles
+      // (an object may list any number of vertices no triangle uses, and be placed many times)
+      obj.used ??= usedVertices(obj, objectId);
+      const { vertices: used, triangles: ts } = obj.used;
       const base = positions.length / 3;
       const u = part.unit;
       const vs = obj.vertices.data;
-      for (let i = 0; i < obj.vertices.length; i += 3) {
+      for (let k = 0; k < used.length; k++) {
+        const i = 3 * used[k];
         const x = vs[i] * u;
         const y = vs[i + 1] * u;
         const z = vs[i + 2] * u;
         positions.push3(x * m[0] + y * m[3] + z * m[6] + m[9], x * m[1] + y * m[4] + z * m[7] + m[10], x * m[2] + y * m[5] + z * m[8] + m[11]);
       }
-      const ts = obj.triangles.data;
-      for (let i = 0; i < obj.triangles.length; i += 3) {
-        for (let k = 0; k < 3; k++) {
-          if (ts[i + k] >= nv) {
-            const shown = ts[i + k] === 0xffffffff ? 'not a valid index' : `'${ts[i + k]}'`;
-            throw badModel(`3MF: object ${objectId} has a triangle with vertex index ${shown} (the object has ${nv} vertices)`);
-          }
-        }
-        indices.push3(base + ts[i], base + ts[i + 1], base + ts[i + 2]);
-      }
+      for (let i = 0; i < ts.length; i += 3) indices.push3(base + ts[i], base + ts[i + 1], base + ts[i + 2]);
     }
     for (const c of obj.components) {
       // component transforms are in the object's own units; the build item's apply after them
@@ -235,7 +266,7 @@ export function readThreeMf(bytes: Uint8Array): RawMesh {
   if (skipped > 0) warnings.push(`3MF: ${skipped} support/other object(s) were not sliced`);
   if (indices.length === 0) throw badModel('3MF without a model: no object with triangles in the build');
   return {
-    positions: Float32Array.from(positions.data.subarray(0, positions.length)),
+    positions: positions.data.slice(0, positions.length),
     indices: indices.data.slice(0, indices.length),
     unitsKnown: true,
     warnings,
