@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readAsciiStl, readAsciiStlBytes, readAsciiStlText, STRING_PATH_MAX_BYTES } from '../src/engine/mesh/stl-ascii.js';
+import { DECIMAL_TEXT } from '../src/engine/mesh/text-scan.js';
 import { asciiStl, box, soup } from './mesh-fixtures.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -34,6 +35,7 @@ const cases: Record<string, string> = {
   'hexadecimal': cube.replace('vertex 10', 'vertex 0x10'),
   'too large': cube.replace('vertex 10', 'vertex 1e999'),
   'long mantissa': cube.replace('vertex 10', 'vertex 1.00000000000000000000001'),
+  'a long run of digits ending in a letter': cube.replace('vertex 10', `vertex ${'1'.repeat(5000)}x`),
   'Latin-1 bytes in a name': 'solid caf\xe9 \x80\x9f\nfacet\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendsolid',
   'no facets': 'solid e\nendsolid e\n',
   empty: '',
@@ -49,6 +51,17 @@ test('the string reader and the byte scanner read every case alike', () => {
   assert.match((outcome(readAsciiStlText, enc(cases['a keyword where a coordinate is due']!)) as { error: string }).error, /'endloop' on line 4/);
   assert.match((outcome(readAsciiStlText, enc(cases['truncated after the keyword']!)) as { error: string }).error, /the file ends in the middle of a vertex on line 6 \(is it truncated\?\)/);
   assert.equal((outcome(readAsciiStlText, enc(cases['a quad fanned into two triangles']!)) as { positions: number[] }).positions.length, 18);
+});
+
+test('a decimal number is recognised in time linear in its length', () => {
+  // `\d+\.?\d*` split a run of digits every way: 50,000 digits and a letter took about 2.7 s
+  const started = performance.now();
+  assert.equal(DECIMAL_TEXT.test(`${'1'.repeat(50_000)}x`), false);
+  assert.equal(DECIMAL_TEXT.test(`${'1'.repeat(50_000)}.${'1'.repeat(50_000)}e`), false);
+  assert.equal(DECIMAL_TEXT.test(`-${'1'.repeat(50_000)}.${'1'.repeat(50_000)}e+7`), true);
+  assert.ok(performance.now() - started < 250, `${performance.now() - started} ms`);
+  for (const yes of ['1', '-1.', '+.5', '1e5', '1.5E-3', '007']) assert.ok(DECIMAL_TEXT.test(yes), yes);
+  for (const no of ['', '.', 'e5', '1e', '0x10', 'inf', '1.2.3', '1 2', '+-1']) assert.ok(!DECIMAL_TEXT.test(no), no);
 });
 
 test('files up to 8 MiB take the string path; the choice does not change the result', () => {

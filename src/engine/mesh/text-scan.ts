@@ -48,8 +48,10 @@ export function tokenIs(bytes: Uint8Array, start: number, end: number, word: str
  * A plain decimal number as text (sign, digits with an optional point, optional exponent): what the
  * readers and settings take as a number. Number() of anything else may still be a number ('',
  * '0x10', 'Infinity'), which none of them wants.
+ * Linear in the text's length: `\d+\.?\d*` let the digits before and after an absent point split a
+ * run of digits every way, and a 100,000-digit token followed by a letter took 11 s to refuse.
  */
-export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+export const DECIMAL_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
