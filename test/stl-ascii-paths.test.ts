@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readAsciiStl, readAsciiStlBytes, readAsciiStlText, STRING_PATH_MAX_BYTES } from '../src/engine/mesh/stl-ascii.js';
 import { DECIMAL_TEXT } from '../src/engine/mesh/text-scan.js';
+import { parseModel } from '../src/engine/mesh/index.js';
 import { asciiStl, box, soup } from './mesh-fixtures.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -35,6 +36,11 @@ const cases: Record<string, string> = {
   'hexadecimal': cube.replace('vertex 10', 'vertex 0x10'),
   'too large': cube.replace('vertex 10', 'vertex 1e999'),
   'long mantissa': cube.replace('vertex 10', 'vertex 1.00000000000000000000001'),
+  // past 64 characters the byte scanner refused any number (audit D6)
+  'a 68-character coordinate': cube.replace('vertex 10', `vertex 1.${'0'.repeat(66)}`),
+  'a 300-character coordinate with an exponent': cube.replace('vertex 10', `vertex 0.${'0'.repeat(290)}1e300`),
+  'a 70-digit coordinate, beyond float32': cube.replace('vertex 10', `vertex ${'9'.repeat(70)}`),
+  'a 70-digit coordinate, beyond float64': cube.replace('vertex 10', `vertex 1${'0'.repeat(69)}e300`),
   'a long run of digits ending in a letter': cube.replace('vertex 10', `vertex ${'1'.repeat(5000)}x`),
   'Latin-1 bytes in a name': 'solid caf\xe9 \x80\x9f\nfacet\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendsolid',
   'no facets': 'solid e\nendsolid e\n',
@@ -51,6 +57,21 @@ test('the string reader and the byte scanner read every case alike', () => {
   assert.match((outcome(readAsciiStlText, enc(cases['a keyword where a coordinate is due']!)) as { error: string }).error, /'endloop' on line 4/);
   assert.match((outcome(readAsciiStlText, enc(cases['truncated after the keyword']!)) as { error: string }).error, /the file ends in the middle of a vertex on line 6 \(is it truncated\?\)/);
   assert.equal((outcome(readAsciiStlText, enc(cases['a quad fanned into two triangles']!)) as { positions: number[] }).positions.length, 18);
+});
+
+test('a coordinate of any length reads the same on both paths, through parseModel (up to 8 MiB and beyond)', () => {
+  const long = cube.replace(/vertex 10 /g, `vertex 1${'0'.repeat(71)}e-70 `); // 10, in 76 characters
+  const padding = ' '.repeat(1023) + '\n';
+  const big = long + padding.repeat(STRING_PATH_MAX_BYTES / padding.length + 16);
+  assert.ok(big.length > STRING_PATH_MAX_BYTES);
+  const small = parseModel(enc(long), 'long.stl');
+  assert.deepEqual(parseModel(enc(cube), 'cube.stl').mesh, small.mesh);
+  assert.deepEqual(parseModel(enc(big), 'long.stl'), small);
+  // a coordinate float32 cannot hold is refused alike
+  const huge = cube.replace('vertex 10', `vertex ${'9'.repeat(70)}`);
+  const refusal = /'huge\.stl' \(ASCII STL\) has a vertex coordinate that is infinite/;
+  assert.throws(() => parseModel(enc(huge), 'huge.stl'), refusal);
+  assert.throws(() => parseModel(enc(huge + padding.repeat(STRING_PATH_MAX_BYTES / padding.length + 16)), 'huge.stl'), refusal);
 });
 
 test('a decimal number is recognised in time linear in its length', () => {

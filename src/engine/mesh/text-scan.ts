@@ -116,9 +116,16 @@ export function parseNumber(bytes: Uint8Array, start: number, end: number): numb
   return neg ? -v : v;
 }
 
+const LATIN1 = new TextDecoder('latin1');
+
+/**
+ * Number() of the token's text, if it is a plain decimal (or an infinity or NaN word, which the
+ * callers refuse by name). Any length, as the ASCII STL string path reads it: a coordinate written
+ * with 66 zeros is still 1.
+ */
 function slowNumber(bytes: Uint8Array, start: number, end: number): number {
-  if (end - start > 64) return NaN;
-  const s = bytesToString(bytes, start, end, 64);
+  // a short token character by character (cheaper than a decoder call), a long one in one go
+  const s = end - start <= 64 ? bytesToString(bytes, start, end, 64) : LATIN1.decode(bytes.subarray(start, end));
   // Number('') is 0 and Number('0x10') is 16: neither is a coordinate
   if (!DECIMAL_TEXT.test(s) && !/^[+-]?(infinity|inf|nan)$/i.test(s)) return NaN;
   const low = s.toLowerCase();
