@@ -33,7 +33,8 @@ export interface Chains {
 
 /** Per-layer scratch space, reused to avoid allocating for every layer. */
 export class ChainScratch {
-  table = new Int32Array(0);
+  /** per table slot (an edge key): the first endpoint of each side's list, [starts, ends] */
+  heads = new Int32Array(0);
   next = new Int32Array(0);
   slotOf = new Int32Array(0);
   used = new Uint8Array(0);
@@ -42,8 +43,8 @@ export class ChainScratch {
   prepare(endpoints: number): number {
     let size = 64;
     while (size < endpoints * 2) size <<= 1;
-    if (this.table.length < size) this.table = new Int32Array(size);
-    this.table.fill(-1, 0, size);
+    if (this.heads.length < 2 * size) this.heads = new Int32Array(2 * size);
+    this.heads.fill(-1, 0, 2 * size);
     if (this.next.length < endpoints) {
       this.next = new Int32Array(endpoints * 2);
       this.slotOf = new Int32Array(endpoints * 2);
@@ -57,11 +58,12 @@ export class ChainScratch {
 }
 
 /**
- * Groups endpoints by edge key: table[slot] → first endpoint, next[e] → the following one.
+ * Groups endpoints by edge key, in two lists per key: segment starts (even endpoints) and ends
+ * (odd), each newest first: heads[2·slot + side] → first endpoint, next[e] → the following one.
  * Returns false when some key gathers more than two endpoints (a non-manifold edge).
  */
 function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: ChainScratch): boolean {
-  const { table, next, slotOf } = s;
+  const { heads, next, slotOf } = s;
   let manifold = true;
   for (let e = 0; e < endpoints; e++) {
     const lo = keys[2 * e];
@@ -69,11 +71,15 @@ function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: Ch
     let h = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) >>> 0;
     h = (h ^ (h >>> 15)) & mask;
     for (;;) {
-      const head = table[h];
-      if (head < 0 || (keys[2 * head] === lo && keys[2 * head + 1] === hi)) {
-        if (head >= 0 && next[head] >= 0) manifold = false;
-        next[e] = head;
-        table[h] = e;
+      const s0 = heads[2 * h];
+      const s1 = heads[2 * h + 1];
+      const any = s0 >= 0 ? s0 : s1;
+      if (any < 0 || (keys[2 * any] === lo && keys[2 * any + 1] === hi)) {
+        // two endpoints there already: this one is a third
+        if ((s0 >= 0 && (s1 >= 0 || next[s0] >= 0)) || (s1 >= 0 && next[s1] >= 0)) manifold = false;
+        const side = 2 * h + (e & 1);
+        next[e] = heads[side];
+        heads[side] = e;
         slotOf[e] = h;
         break;
       }
@@ -83,15 +89,24 @@ function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: Ch
   return manifold;
 }
 
+/**
+ * The first unused endpoint in the list heads[at], or -1. Used endpoints at the front are unlinked
+ * for good (a segment, once used, stays used): each is passed over once however often its key is
+ * asked for, so a key shared by many segments (copies of one triangle edge) costs no more than one
+ * with two; walking past them on every call made chaining quadratic in the copies.
+ */
+function firstUnused(at: number, heads: Int32Array, next: Int32Array, used: Uint8Array): number {
+  let o = heads[at];
+  while (o >= 0 && used[o >> 1]) o = next[o];
+  heads[at] = o;
+  return o;
+}
+
 /** An unused endpoint sharing e's key, preferring one of the other side (start meets end); -1 if none. */
-function partner(e: number, table: Int32Array, next: Int32Array, slotOf: Int32Array, used: Uint8Array): number {
-  let fallback = -1;
-  for (let o = table[slotOf[e]]; o >= 0; o = next[o]) {
-    if (used[o >> 1]) continue;
-    if ((o & 1) !== (e & 1)) return o;
-    if (fallback < 0) fallback = o;
-  }
-  return fallback;
+function partner(e: number, heads: Int32Array, next: Int32Array, slotOf: Int32Array, used: Uint8Array): number {
+  const at = 2 * slotOf[e];
+  const other = firstUnused(at + ((e & 1) ^ 1), heads, next, used);
+  return other >= 0 ? other : firstUnused(at + (e & 1), heads, next, used);
 }
 
 function segLen(xy: Float64Array, seg: number): number {
@@ -118,7 +133,7 @@ function extendBackwards(xy: Float64Array, first: number, s: ChainScratch): { ba
   let votes = 0;
   let y = first;
   for (;;) {
-    const p = partner(y, s.table, s.next, s.slotOf, s.used);
+    const p = partner(y, s.heads, s.next, s.slotOf, s.used);
     if (p < 0) break;
     const seg = p >> 1;
     s.used[seg] = 1;
@@ -137,7 +152,7 @@ export function chainSegments(buf: SegmentBuffer, scratch: ChainScratch): Chains
   const mask = scratch.prepare(endpoints);
   const { xy, keys } = buf;
   let clean = indexEndpoints(keys, endpoints, mask, scratch);
-  const { table, next, slotOf, used, points } = scratch;
+  const { heads, next, slotOf, used, points } = scratch;
   const loopStart: number[] = [0];
   const open: OpenChain[] = [];
   let w = 0; // write position in points
@@ -159,7 +174,7 @@ export function chainSegments(buf: SegmentBuffer, scratch: ChainScratch): Chains
       // the exit point (not yet written: for a closed loop it is the first point again)
       points[w++] = xy[2 * x];
       points[w++] = xy[2 * x + 1];
-      const p = partner(x, table, next, slotOf, used);
+      const p = partner(x, heads, next, slotOf, used);
       if (p < 0) break;
       const seg = p >> 1;
       used[seg] = 1;
