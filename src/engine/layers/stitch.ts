@@ -3,12 +3,13 @@
 // 2. The remaining (tail, head) pairs are joined nearest first, each tail and head used once; a
 //    chain may close on itself the same way. Pairs whose ends lie on the boundary of the same hole
 //    of the mesh come first and have no distance limit (they bridge that hole); other pairs only up
-//    to `maxGap`.
+//    to `maxGap` (stitch-pairs.ts). A layer with too many candidate pairs is soup: step 2 is skipped.
 // What is still open afterwards has no partner within reach and is dropped (a stray sheet, a fragment).
 // A loop that needed a bridge longer than `maxGap` is kept only when its bridges are short next to
 // the mesh outline it follows: the boundary of a free-standing sheet is a closed loop too, and
 // closing a sheet's section would invent an area that is mostly made-up edges.
 import type { OpenChain } from './chain.js';
+import { candidatePairs } from './stitch-pairs.js';
 
 /** Gaps up to this size (µm) are bridged even when no hole of the mesh explains them. */
 export const MAX_STITCH_UM = 10_000;
@@ -87,21 +88,11 @@ export function stitchChains(open: OpenChain[], holeOf: HoleLookup | null, maxGa
   const freeHeads = [...Array(k).keys()].filter((j) => !headUsed[j]);
   if (tails.length > 0 && tails.length <= MAX_GAP_SEARCH) {
     const tailHole = tails.map((i) => (holeOf ? holeOf(open[i].tailLo, open[i].tailHi) : -1));
-    const headHole = new Map(freeHeads.map((j) => [j, holeOf ? holeOf(open[j].headLo, open[j].headHi) : -1]));
-    const pairs: { d: number; i: number; j: number; same: boolean }[] = [];
-    const max2 = maxGap * maxGap;
-    tails.forEach((i, ti) => {
-      const c = open[i].points;
-      const tx = c[c.length - 2];
-      const ty = c[c.length - 1];
-      for (const j of freeHeads) {
-        const d = (open[j].points[0] - tx) ** 2 + (open[j].points[1] - ty) ** 2;
-        const same = tailHole[ti] >= 0 && tailHole[ti] === headHole.get(j);
-        if (same || d <= max2) pairs.push({ d, i, j, same });
-      }
-    });
-    pairs.sort((a, b) => (a.same === b.same ? a.d - b.d : a.same ? -1 : 1));
-    for (const { i, j } of pairs) {
+    const headHole = freeHeads.map((j) => (holeOf ? holeOf(open[j].headLo, open[j].headHi) : -1));
+    const pairs = candidatePairs(open, tails, tailHole, freeHeads, headHole, maxGap);
+    for (let p = 0; pairs && p < pairs.tail.length; p++) {
+      const i = pairs.tail[p];
+      const j = pairs.head[p];
       if (next[i] >= 0 || headUsed[j]) continue;
       next[i] = j;
       headUsed[j] = 1;
