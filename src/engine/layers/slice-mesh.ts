@@ -4,7 +4,7 @@
 // by edge keys, closes what the mesh left open, reduces points and resolves overlaps with a
 // non-zero union (overlapping shells merge; holes wound the other way subtract).
 import type { Paths } from '../types.js';
-import { union } from '../geom/clipper.js';
+import { unionLoops } from './union-loops.js';
 import { SegmentBuffer, cutTriangles } from './segments.js';
 import { bucketTriangles, addEntering } from './buckets.js';
 import { ChainScratch, chainSegments } from './chain.js';
@@ -97,7 +97,7 @@ export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: n
     if (loops.length === 0) result[planeOrder[l]] = [];
     else if (clean && isCleanArea(loops, scratch.cleanArea)) result[planeOrder[l]] = loops;
     else {
-      result[planeOrder[l]] = union(loops, 'nonzero');
+      result[planeOrder[l]] = unionLoops(loops);
       rep.unionedLayers = (rep.unionedLayers ?? 0) + 1;
     }
   }
