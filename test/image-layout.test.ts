@@ -107,7 +107,8 @@ test('from the image layout, the bundled `slice` runs with its code cache', () =
     env: { ...process.env, STRATUM_DEBUG: '1' },
   });
   assert.equal(r.status, 0, r.stderr);
-  // before Node 20.15 the bundle runs without its cache (no zlib.crc32 to check it with)
-  assert.match(r.stderr, CACHE_CHECKABLE ? /slice bundle loaded, code cache accepted/ : /slice bundle loaded/);
+  // before Node 20.15 there is no zlib.crc32: a copy whose file times moved cannot be checked against
+  // the build's record, so the launcher runs the plain modules (the image runs Node 24)
+  if (CACHE_CHECKABLE) assert.match(r.stderr, /slice bundle loaded, code cache accepted/);
   assert.ok(gcodeHeaderTotals(readFileSync(out, 'utf8')).filamentM > 1);
 });
