@@ -104,7 +104,7 @@ const SPECS = {
   ),
   outerWallFirst: bool('walls', 'Print the outer wall before the inner walls.'),
   gapFill: bool('walls', 'Fill gaps between walls too narrow for another wall.'),
-  minGapFillWidth: num('walls', 'mm', 0, 2, 'Narrowest gap worth filling.'),
+  minGapFillWidth: num('walls', 'mm', 0, 2, 'Narrowest gap worth filling (a gap this wide is filled; it must be at least twice as long). Gap fill follows a gap whose width varies, each piece as wide as the gap there.'),
   // ── top / bottom ──
   topLayers: int('topBottom', 'layers', 0, 200, 'Solid layers under a top surface.'),
   bottomLayers: int('topBottom', 'layers', 0, 200, 'Solid layers over a bottom surface.'),

@@ -9,22 +9,17 @@
 // of both windings) need the winding counts of all their loops at once and get one union.
 import type { Paths } from '../types.js';
 import { union } from '../geom/clipper.js';
-import { signedArea } from '../geom/path-math.js';
+import { bboxOf, signedArea } from '../geom/path-math.js';
 
 /** Up to this many loops, and for the groups the halving ends at, one union. */
 const DIRECT_MAX = 64;
 
 type Box = [number, number, number, number];
 
+/** A loop's bounding box as [minX, minY, maxX, maxY]. */
 function boxOf(p: number[]): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (let i = 0; i < p.length; i += 2) {
-    if (p[i] < x0) x0 = p[i];
-    if (p[i] > x1) x1 = p[i];
-    if (p[i + 1] < y0) y0 = p[i + 1];
-    if (p[i + 1] > y1) y1 = p[i + 1];
-  }
-  return [x0, y0, x1, y1];
+  const b = bboxOf([p]);
+  return [b.minX, b.minY, b.maxX, b.maxY];
 }
 
 const join = (a: Box, b: Box): Box => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])];

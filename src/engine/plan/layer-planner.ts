@@ -4,6 +4,7 @@ import type { ExtrusionPath } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from '../regions/types.js';
 import type { LayerPlan } from './types.js';
+import { bboxOf } from '../geom/path-math.js';
 import { EdgeIndex } from './edge-index.js';
 import type { CombRegion } from './comb.js';
 import { LayerOps } from './layer-ops.js';
@@ -34,16 +35,8 @@ export function defaultSeamTarget(s: SliceSettings): { x: number; y: number } {
 }
 
 function islandBox(isl: IslandPaths): [number, number, number, number] {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const p of isl.outline) {
-    for (let i = 0; i < p.length; i += 2) {
-      if (p[i] < x0) x0 = p[i];
-      if (p[i] > x1) x1 = p[i];
-      if (p[i + 1] < y0) y0 = p[i + 1];
-      if (p[i + 1] > y1) y1 = p[i + 1];
-    }
-  }
-  return [x0, y0, x1, y1];
+  const b = bboxOf(isl.outline);
+  return [b.minX, b.minY, b.maxX, b.maxY];
 }
 
 /** A point to order the layer from when its start is unknown: its first path's start. */

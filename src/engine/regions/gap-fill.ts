@@ -8,7 +8,7 @@
 import type { ExtrusionPath, Path, Paths } from '../types.js';
 import { cleanIslands, clipLines, offset } from '../geom/clipper.js';
 import { areaOf, pathLength } from '../geom/path-math.js';
-import { axisLength, medialAxis, simplifyAxis } from './medial-axis.js';
+import { medialAxis, simplifyAxis } from './medial-axis.js';
 
 export interface GapFillParams {
   /** nominal line width, µm */
@@ -103,7 +103,7 @@ function axisGapFill(island: Paths, perimeter: number, halfWidthGuess: number, p
     const line = simplifyAxis(raw, 10);
     const n = line.points.length >> 1;
     if (n < 2) continue;
-    const length = axisLength(line.points, line.closed);
+    const length = pathLength(line.points, line.closed);
     const mean = line.widths.reduce((a, b) => a + b, 0) / n;
     // a spur shorter than the gap is wide is the triangulation's noise at a corner, not a branch
     if (!line.closed && length < mean) continue;

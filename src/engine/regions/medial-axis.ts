@@ -7,7 +7,7 @@
 // chord ends a branch. Unlike offsetting the area until it nearly vanishes, which finds only the
 // widest spot, this follows a strip whose width changes: tapers, crossings, bends.
 import Delaunator from 'delaunator';
-import type { Path, Paths } from '../types.js';
+import type { Paths } from '../types.js';
 
 /** A centre line: flat µm points and the area's width at each. */
 export interface AxisLine {
@@ -283,13 +283,4 @@ export function simplifyAxis(line: AxisLine, epsilon: number): AxisLine {
     widths.push(line.widths[i]);
   }
   return { points, widths, closed: line.closed };
-}
-
-/** Length of a flat polyline, µm. */
-export function axisLength(points: Path | number[], closed = false): number {
-  let s = 0;
-  const n = points.length >> 1;
-  for (let i = 1; i < n; i++) s += Math.hypot(points[2 * i] - points[2 * i - 2], points[2 * i + 1] - points[2 * i - 1]);
-  if (closed && n > 1) s += Math.hypot(points[0] - points[2 * n - 2], points[1] - points[2 * n - 1]);
-  return s;
 }
