@@ -196,6 +196,62 @@ test('3DBenchy: 240 layers, none empty, in well under a second', { skip: !MODELS
   console.log(`3DBenchy: 240 layers sliced in ${ms.toFixed(0)} ms`);
 });
 
+/** A prism over the counter-clockwise polygon `ring` (µm), from z = 0 to h. */
+function prism(ring: [number, number][], h: number): TestMesh {
+  const n = ring.length;
+  const positions: number[] = [];
+  for (const z of [0, h]) for (const [x, y] of ring) positions.push(x, y, z);
+  const cx = ring.reduce((s, p) => s + p[0], 0) / n;
+  const cy = ring.reduce((s, p) => s + p[1], 0) / n;
+  positions.push(cx, cy, 0, cx, cy, h); // fan centres: 2n (bottom), 2n + 1 (top)
+  const indices: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const j = (k + 1) % n;
+    indices.push(k, j, n + j, k, n + j, n + k); // side
+    indices.push(2 * n, j, k); // bottom, facing down
+    indices.push(2 * n + 1, n + k, n + j); // top
+  }
+  return { positions, indices };
+}
+
+test('finely tessellated outlines: whole-µm rounding makes no corners, real corners stay', async () => {
+  await initGeometry();
+  // a cylinder of 20,000 segments (3 µm each) off the µm grid: before corners were measured on the
+  // unrounded points, rounding kept thousands of its points and its walls took a tenth of a second a layer
+  const r = 10 * MM;
+  const circle: [number, number][] = [];
+  for (let k = 0; k < 20000; k++) {
+    const a = (2 * Math.PI * k) / 20000;
+    circle.push([110.0003 * MM + r * Math.cos(a), 109.9996 * MM + r * Math.sin(a)]);
+  }
+  const [cyl] = slice(prism(circle, 2 * MM), [1000]);
+  assert.equal(cyl.length, 1);
+  assert.ok(cyl[0].length / 2 < 1000, `${cyl[0].length / 2} points`);
+  for (let i = 0; i < cyl[0].length; i += 2) {
+    const d = Math.hypot(cyl[0][i] - 110.0003 * MM, cyl[0][i + 1] - 109.9996 * MM);
+    assert.ok(Math.abs(d - r) <= 1, 'every kept point is on the circle');
+  }
+  // chords at most the tolerance (12 µm) from the arc they replace
+  assert.ok(Math.abs(area(cyl[0]) / (Math.PI * r * r) - 1) < 0.003);
+  // a 20 mm square turned by 30°, each side cut into 6,000 pieces of 3.3 µm: four points, its corners
+  const square: [number, number][] = [];
+  const c = Math.cos(Math.PI / 6);
+  const s = Math.sin(Math.PI / 6);
+  const corners = [[0, 0], [20, 0], [20, 20], [0, 20]].map(([x, y]) => [100.3 + (x * c - y * s), 95.7 + (x * s + y * c)]);
+  for (let side = 0; side < 4; side++) {
+    const [ax, ay] = corners[side];
+    const [bx, by] = corners[(side + 1) % 4];
+    for (let k = 0; k < 6000; k++) square.push([(ax + ((bx - ax) * k) / 6000) * MM, (ay + ((by - ay) * k) / 6000) * MM]);
+  }
+  const [sq] = slice(prism(square, 2 * MM), [1000]);
+  assert.equal(sq.length, 1);
+  assert.equal(sq[0].length, 8, `${sq[0].length / 2} points`);
+  for (let i = 0; i < 4; i++) {
+    const near = corners.some(([x, y]) => Math.hypot(sq[0][2 * i] - x * MM, sq[0][2 * i + 1] - y * MM) <= 1);
+    assert.ok(near, `point ${i} is a corner`);
+  }
+});
+
 test('clean-area check: only non-crossing, correctly nested loops skip the union', async () => {
   const { isCleanArea } = await import('../src/engine/geom/simple-area.js');
   const sq = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];

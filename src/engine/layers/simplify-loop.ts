@@ -4,26 +4,36 @@
 // tolerance from the anchor narrows the cone of directions a replacing segment may take, so every
 // dropped point is checked against the final segment (the error never accumulates along a gentle
 // curve) and the work stays linear in the number of points. Corners (sharp turns) are always kept,
-// so a run never cuts one off even when it lies within the tolerance.
+// so a run never cuts one off even when it lies within the tolerance. Turns are measured on the
+// points before rounding: on a finely tessellated curve (segments of a few µm) whole-µm rounding
+// alone bends the outline by tens of degrees at nearly every point, and keeping all of those as
+// corners leaves tens of thousands of points for the wall offsets (a 20,000-segment cylinder took 16 s).
 
 /** A turn sharper than this (cosine of 30°) makes a point a corner. */
 const CORNER_COS = Math.cos(Math.PI / 6);
 
 /** Scratch arrays reused from loop to loop. */
 export class SimplifyScratch {
+  /** the rounded points */
   p = new Float64Array(1024);
+  /** the same points before rounding (each the first source point that rounds to it) */
+  raw = new Float64Array(1024);
   corner = new Uint8Array(512);
   ensure(points: number): void {
     if (this.corner.length >= points) return;
     let cap = this.corner.length;
     while (cap < points) cap *= 2;
     this.p = new Float64Array(cap * 2);
+    this.raw = new Float64Array(cap * 2);
     this.corner = new Uint8Array(cap);
   }
 }
 
-/** Rounds src[from, to) into p as integers, dropping consecutive repeats (also last = first); returns the point count. */
-function roundUnique(src: Float64Array, from: number, to: number, p: Float64Array): number {
+/**
+ * Rounds src[from, to) into p as integers, dropping consecutive repeats (also last = first), and
+ * keeps each kept point's unrounded coordinates in raw; returns the point count.
+ */
+function roundUnique(src: Float64Array, from: number, to: number, p: Float64Array, raw: Float64Array): number {
   let w = 0;
   let px = NaN;
   let py = NaN;
@@ -31,6 +41,8 @@ function roundUnique(src: Float64Array, from: number, to: number, p: Float64Arra
     const x = Math.round(src[i]);
     const y = Math.round(src[i + 1]);
     if (x === px && y === py) continue;
+    raw[w] = src[i];
+    raw[w + 1] = src[i + 1];
     p[w++] = x;
     p[w++] = y;
     px = x;
@@ -114,10 +126,10 @@ function farthestReach(p: Float64Array, n: number, a: number, end: number, tol: 
 export function simplifyLoop(src: Float64Array, from: number, to: number, tolerance: number, s: SimplifyScratch): number[] {
   s.ensure((to - from) >> 1);
   const p = s.p;
-  const n = roundUnique(src, from, to, p);
+  const n = roundUnique(src, from, to, p, s.raw);
   if (n < 3) return [];
   // start at a corner, so the loop's fixed first point is one that must stay anyway
-  const first = markCorners(p, n, s.corner);
+  const first = markCorners(s.raw, n, s.corner);
   const out: number[] = [p[2 * first], p[2 * first + 1]];
   const end = first + n;
   let a = first; // anchor: the last kept point
