@@ -5,6 +5,7 @@ import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from '../regions/types.js';
 import type { LayerPlan } from './types.js';
 import { bboxOf } from '../geom/path-math.js';
+import { BoxOrder } from './box-order.js';
 import { EdgeIndex } from './edge-index.js';
 import type { CombRegion } from './comb.js';
 import { LayerOps } from './layer-ops.js';
@@ -178,23 +179,8 @@ export function planLayer(
   }
 
   // islands, nearest first
-  const left = layer.islands.map((isl) => ({ isl, box: islandBox(isl) }));
-  while (left.length) {
-    let best = 0, bd = Infinity;
-    for (let i = 0; i < left.length; i++) {
-      const [x0, y0, x1, y1] = left[i].box;
-      const dx = Math.max(x0 - ops.x, 0, ops.x - x1), dy = Math.max(y0 - ops.y, 0, ops.y - y1);
-      const cx = (x0 + x1) / 2 - ops.x, cy = (y0 + y1) / 2 - ops.y;
-      // inside several boxes (nested parts): the nearer centre breaks the tie
-      const d = Math.hypot(dx, dy) * 1e3 + Math.hypot(cx, cy) * 1e-3;
-      if (d < bd) {
-        bd = d;
-        best = i;
-      }
-    }
-    const { isl } = left.splice(best, 1)[0];
-    planIsland(isl);
-  }
+  const islands = new BoxOrder(layer.islands.map(islandBox));
+  for (let k = islands.next(ops.x, ops.y); k >= 0; k = islands.next(ops.x, ops.y)) planIsland(layer.islands[k]);
 
   function planIsland(isl: IslandPaths): void {
     let built: CombRegion | null | undefined;

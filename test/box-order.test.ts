@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BoxOrder, type Box } from '../src/engine/plan/box-order.js';
+import { rng } from './mesh-fixtures.js';
+
+/** The order a plain search over every remaining box gives (what the grid must reproduce). */
+function plainOrder(boxes: Box[], x: number, y: number): number[] {
+  const left = boxes.map((b, k) => ({ b, k }));
+  const out: number[] = [];
+  while (left.length) {
+    let best = 0, bd = Infinity;
+    for (let i = 0; i < left.length; i++) {
+      const [x0, y0, x1, y1] = left[i].b;
+      const dx = Math.max(x0 - x, 0, x - x1), dy = Math.max(y0 - y, 0, y - y1);
+      const cx = (x0 + x1) / 2 - x, cy = (y0 + y1) / 2 - y;
+      const d = Math.hypot(dx, dy) * 1e3 + Math.hypot(cx, cy) * 1e-3;
+      if (d < bd) {
+        bd = d;
+        best = i;
+      }
+    }
+    const { b, k } = left.splice(best, 1)[0];
+    out.push(k);
+    // the next search starts where this box "ends": a corner of it
+    x = b[2];
+    y = b[1];
+  }
+  return out;
+}
+
+function gridOrder(boxes: Box[], x: number, y: number): number[] {
+  const order = new BoxOrder(boxes);
+  const out: number[] = [];
+  for (let k = order.next(x, y); k >= 0; k = order.next(x, y)) {
+    out.push(k);
+    x = boxes[k][2];
+    y = boxes[k][1];
+  }
+  assert.equal(order.size, 0);
+  return out;
+}
+
+test('box order: the grid gives the same order as a search over every box', () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const r = rng(seed);
+    const boxes: Box[] = [];
+    // a grid of pins, a few large plates over them (nested parts), some duplicates (ties), clusters
+    for (let i = 0; i < 30; i++) for (let j = 0; j < 20; j++) boxes.push([i * 1200, j * 1200, i * 1200 + 800, j * 1200 + 800]);
+    for (let k = 0; k < 5; k++) {
+      const x = Math.round(r() * 30000), y = Math.round(r() * 20000);
+      boxes.push([x, y, x + Math.round(r() * 20000), y + Math.round(r() * 15000)]);
+    }
+    for (let k = 0; k < 20; k++) boxes.push([...boxes[Math.floor(r() * boxes.length)]] as unknown as Box);
+    for (let k = 0; k < 200; k++) {
+      const x = 50000 + Math.round(r() * 3000), y = Math.round(r() * 3000);
+      boxes.push([x, y, x + 50 + Math.round(r() * 400), y + 50 + Math.round(r() * 400)]);
+    }
+    // starts inside, far outside on each side, and on a box corner
+    for (const [x, y] of [[15000, 9000], [-1e6, -1e6], [2e6, 5000], [30000, 3e6], [800, 800]]) {
+      assert.deepEqual(gridOrder(boxes, x, y), plainOrder(boxes, x, y), `seed ${seed}, start ${x}, ${y}`);
+    }
+  }
+});
+
+test('box order: few boxes, one box, none, a line of boxes (a flat grid)', () => {
+  assert.deepEqual(gridOrder([], 0, 0), []);
+  assert.deepEqual(gridOrder([[0, 0, 10, 10]], 5, 5), [0]);
+  const three: Box[] = [[100, 0, 110, 10], [0, 0, 10, 10], [50, 0, 60, 10]];
+  assert.deepEqual(gridOrder(three, 0, 0), plainOrder(three, 0, 0));
+  const line: Box[] = Array.from({ length: 500 }, (_, k) => [k * 1000, 0, k * 1000 + 600, 0] as const);
+  assert.deepEqual(gridOrder(line, 250_000, 0), plainOrder(line, 250_000, 0));
+});
