@@ -87,3 +87,20 @@ test('a modifier key other than FillDensityFactor is reported, not silently drop
   assert.equal(read.modifiers[0]!.fillDensity, 0.4);
   assert.ok(read.warnings.some((w) => /'InfillPattern'.*only FillDensityFactor/.test(w)), read.warnings.join('; '));
 });
+
+test('a model sent as loose triangles (indices 0…N-1) is welded like a model file; repeats are dropped and reported', async () => {
+  const b = box(100, 100, 0, 120, 120, 10);
+  const soup: number[][] = b.indices.map((i) => [b.positions[3 * i]!, b.positions[3 * i + 1]!, b.positions[3 * i + 2]!]);
+  const twice = [...soup, ...soup.slice(0, 6)]; // two faces repeated, as some exporters write them
+  const ws = { Models: [{ ModelPositions: twice, ModelIndices: twice.map((_, i) => i), metaData: { Name: 'loose', SlicingPriority: 0 } }] };
+  const read = readWorkspace(new TextEncoder().encode(JSON.stringify(ws)), 'ws.json');
+  const mesh = read.models[0]!.mesh;
+  assert.equal(mesh.positions.length / 3, 8, 'the 36 + 6 points are the 8 corners');
+  assert.equal(mesh.indices.length / 3, 12);
+  assert.ok(read.warnings.some((w) => /model 'loose'.*dropped 2 duplicate triangle\(s\) of 14/.test(w)), read.warnings.join('; '));
+  // and it prints as the same box read from indices that share corners
+  const welded = await slice([read.models[0]!], settings);
+  const shared = await slice([placed('loose', meshOf(100, 100, 0, 120, 120, 10))], settings);
+  assert.equal(welded.stats.filamentMm.toFixed(1), shared.stats.filamentMm.toFixed(1));
+  assert.equal(welded.stats.layerCount, 50);
+});

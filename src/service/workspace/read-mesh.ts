@@ -2,6 +2,7 @@
 // within a sane size, indices whole numbers that index the points, three a triangle.
 import { describeValue } from '../../profiles/describe-value.js';
 import type { Mesh } from '../../engine/types.js';
+import { weld } from '../../engine/mesh/weld.js';
 import { failAt } from './workspace-error.js';
 import { isObject, keyName, prop, type JsonObject } from './keys.js';
 
@@ -63,6 +64,25 @@ export function readMesh(model: JsonObject, at: string, positionsKey: string, in
     failAt(`${at}.${pointsAreTriangles ? pKey : iKey}`, `holds ${indices.length} entries, not a multiple of 3 (three per triangle)`);
   }
   return { positions: pos, indices };
+}
+
+/**
+ * Welds a workspace mesh as a model file's is welded: equal points become one vertex, and
+ * degenerate and duplicate triangles are dropped (with a warning). Clients often send each
+ * triangle's own three points (indices 0…N-1); unwelded, every layer's outline would have to be
+ * stitched together from loose segments (3DBenchy's layers: 1.25 s against 0.08 s welded).
+ */
+export function weldMesh(mesh: Mesh, name: string, at: string, warnings: string[]): Mesh {
+  const triangles = mesh.indices.length / 3;
+  const w = weld(mesh.positions, mesh.indices);
+  const degenerate = w.collapsed + w.flat;
+  const duplicates = w.repeated + w.cancelled;
+  if (degenerate + duplicates > 0) {
+    const parts = [degenerate > 0 ? `${degenerate} degenerate` : '', duplicates > 0 ? `${duplicates} duplicate` : ''].filter(Boolean);
+    const left = w.mesh.indices.length / 3;
+    warnings.push(`model '${name}' (${at}): dropped ${parts.join(' and ')} triangle(s) of ${triangles}${left === 0 ? ', none left' : ''}`);
+  }
+  return w.mesh;
 }
 
 /** Axis-aligned bounds of the points the triangles use, mm. */

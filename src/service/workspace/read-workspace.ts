@@ -6,7 +6,7 @@ import { describeValue } from '../../profiles/describe-value.js';
 import type { Mesh, ModelInput } from '../../engine/types.js';
 import { NAME_CONTROL } from '../../engine/output/comment-text.js';
 import { isObject, keyName, prop, type JsonObject } from './keys.js';
-import { meshBox, readMesh, readPoint } from './read-mesh.js';
+import { meshBox, readMesh, readPoint, weldMesh } from './read-mesh.js';
 import { WorkspaceError, failAt } from './workspace-error.js';
 
 export { WorkspaceError } from './workspace-error.js';
@@ -76,7 +76,7 @@ function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
   const fileReference = optionalString(meta, 'FileReference', metaAt);
   checkLegacyTransform(raw, at, name, out.warnings);
   readBounds(raw, at);
-  const mesh = readMesh(raw, at, 'ModelPositions', 'ModelIndices');
+  const mesh = weldMesh(readMesh(raw, at, 'ModelPositions', 'ModelIndices'), name, at, out.warnings);
 
   const isModifier = priority > 0 || isObject(modifier) || fileReference !== undefined;
   if (!isModifier) {
