@@ -5,7 +5,7 @@ import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from '../regions/types.js';
 import type { LayerPlan } from './types.js';
 import { bboxOf } from '../geom/path-math.js';
-import { BoxOrder } from './box-order.js';
+import { BoxGrid, boxDistance, type Box } from './box-grid.js';
 import { EdgeIndex } from './edge-index.js';
 import type { CombRegion } from './comb.js';
 import { LayerOps } from './layer-ops.js';
@@ -35,7 +35,7 @@ export function defaultSeamTarget(s: SliceSettings): { x: number; y: number } {
   return { x: cx, y: cy + 1_000_000 };
 }
 
-function islandBox(isl: IslandPaths): [number, number, number, number] {
+function islandBox(isl: IslandPaths): Box {
   const b = bboxOf(isl.outline);
   return [b.minX, b.minY, b.maxX, b.maxY];
 }
@@ -179,8 +179,16 @@ export function planLayer(
   }
 
   // islands, nearest first
-  const islands = new BoxOrder(layer.islands.map(islandBox));
-  for (let k = islands.next(ops.x, ops.y); k >= 0; k = islands.next(ops.x, ops.y)) planIsland(layer.islands[k]);
+  const islands = new BoxGrid(layer.islands.map(islandBox));
+  // inside several boxes (nested parts): the nearer centre breaks the tie
+  const islandScore = (k: number) => {
+    const b = islands.boxes[k];
+    return boxDistance(b, ops.x, ops.y) * 1e3 + Math.hypot((b[0] + b[2]) / 2 - ops.x, (b[1] + b[3]) / 2 - ops.y) * 1e-3;
+  };
+  for (let k = islands.nearest(ops.x, ops.y, islandScore, 1e3); k >= 0; k = islands.nearest(ops.x, ops.y, islandScore, 1e3)) {
+    islands.remove(k);
+    planIsland(layer.islands[k]);
+  }
 
   function planIsland(isl: IslandPaths): void {
     let built: CombRegion | null | undefined;

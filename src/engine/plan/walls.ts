@@ -5,6 +5,7 @@ import type { ExtrusionPath } from '../types.js';
 import { chooseSeam, type SeamContext } from './seam.js';
 import { orderLoops, type Visit } from './order.js';
 import { hyp } from './length.js';
+import { BoxGrid, type Box } from './box-grid.js';
 
 function distToLoop(x: number, y: number, p: number[], closed: boolean): number {
   const n = p.length >> 1;
@@ -23,49 +24,50 @@ function distToLoop(x: number, y: number, p: number[], closed: boolean): number 
   return Math.sqrt(best);
 }
 
-interface Box {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
 function boxOf(p: number[]): Box {
-  const b = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (let i = 0; i < p.length; i += 2) {
-    if (p[i] < b.x0) b.x0 = p[i];
-    if (p[i] > b.x1) b.x1 = p[i];
-    if (p[i + 1] < b.y0) b.y0 = p[i + 1];
-    if (p[i + 1] > b.y1) b.y1 = p[i + 1];
+    if (p[i] < x0) x0 = p[i];
+    if (p[i] > x1) x1 = p[i];
+    if (p[i + 1] < y0) y0 = p[i + 1];
+    if (p[i + 1] > y1) y1 = p[i + 1];
   }
-  return b;
+  return [x0, y0, x1, y1];
 }
 
 function boxDist(b: Box, x: number, y: number): number {
-  const dx = Math.max(b.x0 - x, 0, x - b.x1), dy = Math.max(b.y0 - y, 0, y - b.y1);
-  return hyp(dx, dy);
+  return hyp(Math.max(b[0] - x, 0, x - b[2]), Math.max(b[1] - y, 0, y - b[3]));
+}
+
+/** The box around several boxes. */
+function unionBox(boxes: Box[]): Box {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const b of boxes) {
+    x0 = Math.min(x0, b[0]);
+    y0 = Math.min(y0, b[1]);
+    x1 = Math.max(x1, b[2]);
+    y1 = Math.max(y1, b[3]);
+  }
+  return boxes.length ? [x0, y0, x1, y1] : [0, 0, 0, 0];
 }
 
 /** Splits the walls by owner: group g holds, per inset, the loops that belong to outer loop g. */
 function groupWalls(walls: ExtrusionPath[][]): ExtrusionPath[][][] {
   const outer = walls[0] ?? [];
   if (outer.length <= 1) return [walls];
-  const boxes = outer.map((l) => boxOf(l.points));
+  const grid = new BoxGrid(outer.map((l) => boxOf(l.points)));
   const groups: ExtrusionPath[][][] = outer.map((l) => [[l]]);
   for (let k = 1; k < walls.length; k++) {
     for (const loop of walls[k]) {
       const x = loop.points[0], y = loop.points[1];
-      let best = 0, bd = Infinity;
-      // visit candidates nearest box first; a box farther than the best distance cannot win
-      const order = boxes.map((b, i) => [boxDist(b, x, y), i]).sort((a, b) => a[0] - b[0]);
-      for (const [bdist, i] of order) {
-        if (bdist >= bd) break;
-        const d = distToLoop(x, y, outer[i].points, outer[i].closed);
-        if (d < bd) {
-          bd = d;
-          best = i;
-        }
-      }
+      // the nearest outer loop; of equally near ones, the one with the nearer box
+      const best = grid.nearest(
+        x,
+        y,
+        (i) => distToLoop(x, y, outer[i].points, outer[i].closed),
+        1,
+        (i) => boxDist(grid.boxes[i], x, y),
+      );
       const g = groups[best];
       while (g.length <= k) g.push([]);
       g[k].push(loop);
@@ -92,16 +94,12 @@ function groupStartDist(levels: ExtrusionPath[][], seam: SeamContext, x: number,
 export function wallVisits(walls: ExtrusionPath[][], outerFirst: boolean, seam: SeamContext, x: number, y: number): Visit[] {
   const groups = groupWalls(walls).map((g) => (outerFirst ? g : g.slice().reverse()).filter((l) => l.length > 0));
   const out: Visit[] = [];
-  while (groups.length) {
-    let best = 0, bd = Infinity;
-    for (let i = 0; i < groups.length; i++) {
-      const d = groupStartDist(groups[i], seam, x, y);
-      if (d < bd) {
-        bd = d;
-        best = i;
-      }
-    }
-    const [g] = groups.splice(best, 1);
+  // a group starts on one of its first loops: never nearer than their box
+  const grid = new BoxGrid(groups.map((g) => unionBox((g.find((l) => l.length > 0) ?? []).map((l) => boxOf(l.points)))));
+  while (grid.size) {
+    const best = grid.nearest(x, y, (i) => groupStartDist(groups[i], seam, x, y));
+    grid.remove(best);
+    const g = groups[best];
     for (const level of g) {
       const vs = orderLoops(level, seam, x, y);
       for (const v of vs) out.push(v);

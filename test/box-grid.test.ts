@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BoxOrder, type Box } from '../src/engine/plan/box-order.js';
+import { BoxGrid, boxDistance, type Box } from '../src/engine/plan/box-grid.js';
 import { rng } from './mesh-fixtures.js';
 
 /** The order a plain search over every remaining box gives (what the grid must reproduce). */
@@ -29,14 +29,19 @@ function plainOrder(boxes: Box[], x: number, y: number): number[] {
 }
 
 function gridOrder(boxes: Box[], x: number, y: number): number[] {
-  const order = new BoxOrder(boxes);
+  const grid = new BoxGrid(boxes);
   const out: number[] = [];
-  for (let k = order.next(x, y); k >= 0; k = order.next(x, y)) {
+  const score = (k: number) => {
+    const b = boxes[k];
+    return boxDistance(b, x, y) * 1e3 + Math.hypot((b[0] + b[2]) / 2 - x, (b[1] + b[3]) / 2 - y) * 1e-3;
+  };
+  for (let k = grid.nearest(x, y, score, 1e3); k >= 0; k = grid.nearest(x, y, score, 1e3)) {
+    grid.remove(k);
     out.push(k);
     x = boxes[k][2];
     y = boxes[k][1];
   }
-  assert.equal(order.size, 0);
+  assert.equal(grid.size, 0);
   return out;
 }
 
@@ -69,4 +74,35 @@ test('box order: few boxes, one box, none, a line of boxes (a flat grid)', () =>
   assert.deepEqual(gridOrder(three, 0, 0), plainOrder(three, 0, 0));
   const line: Box[] = Array.from({ length: 500 }, (_, k) => [k * 1000, 0, k * 1000 + 600, 0] as const);
   assert.deepEqual(gridOrder(line, 250_000, 0), plainOrder(line, 250_000, 0));
+});
+
+test('box grid: many exact ties (a regular grid, distances to corners) go to the box listed first', () => {
+  const boxes: Box[] = [];
+  for (let j = 0; j < 40; j++) for (let i = 0; i < 40; i++) boxes.push([i * 2500, j * 2500, i * 2500 + 1600, j * 2500 + 1600]);
+  // the distance to a box's nearest corner, as the planner measures a seam: √(dx² + dy²)
+  const cornerDist = (b: Box, x: number, y: number) => {
+    let d = Infinity;
+    for (const cx of [b[0], b[2]]) for (const cy of [b[1], b[3]]) d = Math.min(d, Math.sqrt((cx - x) ** 2 + (cy - y) ** 2));
+    return d;
+  };
+  const grid = new BoxGrid(boxes);
+  const taken = new Set<number>();
+  let x = 50_000, y = 50_000;
+  while (grid.size) {
+    const k = grid.nearest(x, y, (i) => cornerDist(boxes[i], x, y));
+    let want = -1, wd = Infinity;
+    for (let i = 0; i < boxes.length; i++) {
+      if (taken.has(i)) continue;
+      const d = cornerDist(boxes[i], x, y);
+      if (d < wd) (wd = d), (want = i);
+    }
+    assert.equal(k, want, `from ${x}, ${y}`);
+    grid.remove(k);
+    taken.add(k);
+    [x, y] = [boxes[k][2], boxes[k][3]];
+  }
+  // a secondary key decides between equal scores before the list order does
+  const two = new BoxGrid([[0, 0, 10, 10], [20, 0, 30, 10]]);
+  assert.equal(two.nearest(15, 5, () => 10), 0);
+  assert.equal(two.nearest(15, 5, () => 10, 1, (i) => -i), 1);
 });
