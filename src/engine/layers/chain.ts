@@ -4,6 +4,7 @@
 // segments, so one flipped triangle cannot turn an outline into a hole. Where more than two ends
 // share a key (non-manifold edges), a partner that keeps the direction consistent is preferred.
 import type { SegmentBuffer } from './segments.js';
+import { firstOfEqual, probeBudget } from '../mesh/first-of-equal.js';
 
 /** A chain that could not be closed through shared edges, oriented like the loops. */
 export interface OpenChain {
@@ -65,12 +66,14 @@ export class ChainScratch {
 function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: ChainScratch): boolean {
   const { heads, next, slotOf } = s;
   let manifold = true;
+  let probes = probeBudget(endpoints);
   for (let e = 0; e < endpoints; e++) {
     const lo = keys[2 * e];
     const hi = keys[2 * e + 1];
     let h = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) >>> 0;
     h = (h ^ (h >>> 15)) & mask;
     for (;;) {
+      if (--probes < 0) return indexEndpointsSorted(keys, endpoints, mask, s);
       const s0 = heads[2 * h];
       const s1 = heads[2 * h + 1];
       const any = s0 >= 0 ? s0 : s1;
@@ -85,6 +88,28 @@ function indexEndpoints(keys: Int32Array, endpoints: number, mask: number, s: Ch
       }
       h = (h + 1) & mask;
     }
+  }
+  return manifold;
+}
+
+/**
+ * indexEndpoints by sorting, for keys that collide in the table: an endpoint's slot is the first
+ * endpoint with its key (below the table's size, one per key), and the lists come out the same.
+ */
+function indexEndpointsSorted(keys: Int32Array, endpoints: number, mask: number, s: ChainScratch): boolean {
+  const { heads, next, slotOf } = s;
+  heads.fill(-1, 0, 2 * (mask + 1));
+  const first = firstOfEqual(endpoints, (a, b) => keys[2 * a] - keys[2 * b] || keys[2 * a + 1] - keys[2 * b + 1]);
+  let manifold = true;
+  for (let e = 0; e < endpoints; e++) {
+    const h = first[e];
+    const s0 = heads[2 * h];
+    const s1 = heads[2 * h + 1];
+    if ((s0 >= 0 && (s1 >= 0 || next[s0] >= 0)) || (s1 >= 0 && next[s1] >= 0)) manifold = false;
+    const side = 2 * h + (e & 1);
+    next[e] = heads[side];
+    heads[side] = e;
+    slotOf[e] = h;
   }
   return manifold;
 }

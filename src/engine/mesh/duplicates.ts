@@ -8,6 +8,8 @@
 // bodies that touch, or a shell and its inside-out copy, which together enclose nothing). What is
 // left of each set of copies is one triangle wound as the majority, or none when they cancel out.
 
+import { firstOfEqual, probeBudget } from './first-of-equal.js';
+
 export interface Deduplicated {
   /** the triangles kept, in their order (a prefix of the array passed in, rewritten in place) */
   count: number;
@@ -23,8 +25,16 @@ function slotOf(a: number, b: number, c: number, mask: number): number {
   return (h ^ (h >>> 15)) & mask;
 }
 
-/** The first triangle with t's vertices, inserting t if none; reads the sorted triple of each candidate. */
-function firstWithSameVertices(tris: Uint32Array, t: number, table: Int32Array, mask: number): number {
+/** Probes left before the tables give up on hashing (see first-of-equal.ts). */
+interface Budget {
+  probes: number;
+}
+
+/**
+ * The first triangle with t's vertices, inserting t if none; reads the sorted triple of each
+ * candidate. −1 when the probe budget runs out.
+ */
+function firstWithSameVertices(tris: Uint32Array, t: number, table: Int32Array, mask: number, budget: Budget): number {
   const i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
   const a = Math.min(i0, i1, i2);
   const c = Math.max(i0, i1, i2);
@@ -39,7 +49,19 @@ function firstWithSameVertices(tris: Uint32Array, t: number, table: Int32Array, 
     const u0 = tris[3 * u], u1 = tris[3 * u + 1], u2 = tris[3 * u + 2];
     if (Math.min(u0, u1, u2) === a && Math.max(u0, u1, u2) === c && u0 + u1 + u2 === a + b + c) return u;
     h = (h + 1) & mask;
+    if (--budget.probes < 0) return -1;
   }
+}
+
+/** Per triangle, the first with the same three vertices, by sorting (for colliding hash keys). */
+function firstWithSameVerticesSorted(tris: Uint32Array, count: number): Uint32Array {
+  const sorted = new Uint32Array(3 * count);
+  for (let t = 0; t < count; t++) {
+    const i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
+    const a = Math.min(i0, i1, i2), c = Math.max(i0, i1, i2);
+    sorted.set([a, i0 + i1 + i2 - a - c, c], 3 * t);
+  }
+  return firstOfEqual(count, (p, q) => sorted[3 * p] - sorted[3 * q] || sorted[3 * p + 1] - sorted[3 * q + 1] || sorted[3 * p + 2] - sorted[3 * q + 2]);
 }
 
 /**
@@ -65,6 +87,7 @@ function mayHaveDuplicates(tris: Uint32Array, count: number): boolean {
   while (size < 2 * count) size <<= 1;
   const mask = size - 1;
   const table = new Int32Array(size); // fingerprints, never 0 (0 = empty)
+  let probes = probeBudget(count);
   for (let t = 0; t < count; t++) {
     const i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
     const a = i0 < i1 ? (i0 < i2 ? i0 : i2) : i1 < i2 ? i1 : i2;
@@ -83,6 +106,7 @@ function mayHaveDuplicates(tris: Uint32Array, count: number): boolean {
       }
       if (v === f) return true;
       h = (h + 1) & mask;
+      if (--probes < 0) return true; // colliding keys: let the exact pass decide
     }
   }
   return false;
@@ -105,8 +129,14 @@ export function dropDuplicateTriangles(tris: Uint32Array, count: number): Dedupl
   // per first triangle: how many copies, and their windings summed
   const copies = new Int32Array(count);
   const net = new Int32Array(count);
+  const budget: Budget = { probes: probeBudget(count) };
+  let sortedFirst: Uint32Array | null = null;
   for (let t = 0; t < count; t++) {
-    const f = firstWithSameVertices(tris, t, table, mask);
+    let f = sortedFirst ? sortedFirst[t] : firstWithSameVertices(tris, t, table, mask, budget);
+    if (f < 0) {
+      sortedFirst = firstWithSameVerticesSorted(tris, count);
+      f = sortedFirst[t];
+    }
     const w = f === t ? 1 : sameWinding(tris, t, f);
     first[t] = f;
     wind[t] = w;

@@ -7,6 +7,7 @@
 // that has not run yet would otherwise throw the optimised code away (costly on a one-shot parse).
 import type { Mesh } from '../types.js';
 import { dropDuplicateTriangles } from './duplicates.js';
+import { firstOfEqual, probeBudget } from './first-of-equal.js';
 
 export interface WeldResult {
   mesh: Mesh;
@@ -51,6 +52,7 @@ function uniqueVertices(bits: Uint32Array, nIn: number): Unique {
   const remap = new Uint32Array(nIn);
   let uniq: Uint32Array = new Uint32Array(Math.max(1024, nIn >> 2) * 3);
   let nu = 0;
+  let probes = probeBudget(nIn);
   for (let v = 0; v < nIn; v++) {
     let a = bits[3 * v];
     let b = bits[3 * v + 1];
@@ -75,12 +77,36 @@ function uniqueVertices(bits: Uint32Array, nIn: number): Unique {
         break;
       }
       h = (h + 1) & mask;
+      if (--probes < 0) return uniqueVerticesSorted(bits, nIn);
     }
     if (nu * 2 > size) {
       size <<= 1;
       mask = size - 1;
-      table = rehash(uniq, nu, size);
+      const bigger = rehash(uniq, nu, size, probes);
+      if (!bigger) return uniqueVerticesSorted(bits, nIn);
+      table = bigger;
     }
+  }
+  return { remap, positions: new Float32Array(uniq.buffer, 0, nu * 3) };
+}
+
+/** The same as uniqueVertices, by sorting: for keys that collide in the hash table. */
+function uniqueVerticesSorted(bits: Uint32Array, nIn: number): Unique {
+  const at = (v: number, axis: number) => {
+    const x = bits[3 * v + axis];
+    return x === 0x80000000 ? 0 : x;
+  };
+  const first = firstOfEqual(nIn, (p, q) => at(p, 0) - at(q, 0) || at(p, 1) - at(q, 1) || at(p, 2) - at(q, 2));
+  const remap = new Uint32Array(nIn);
+  const uniq = new Uint32Array(nIn * 3);
+  let nu = 0;
+  for (let v = 0; v < nIn; v++) {
+    if (first[v] !== v) {
+      remap[v] = remap[first[v]]; // the first is earlier: already numbered
+      continue;
+    }
+    for (let a = 0; a < 3; a++) uniq[3 * nu + a] = at(v, a);
+    remap[v] = nu++;
   }
   return { remap, positions: new Float32Array(uniq.buffer, 0, nu * 3) };
 }
@@ -91,12 +117,16 @@ function grow(a: Uint32Array, cap: number): Uint32Array {
   return bigger;
 }
 
-function rehash(uniq: Uint32Array, nu: number, size: number): Int32Array {
+/** The table at the new size; null past `probes` probes (colliding keys). */
+function rehash(uniq: Uint32Array, nu: number, size: number, probes: number): Int32Array | null {
   const mask = size - 1;
   const table = new Int32Array(size).fill(-1);
   for (let u = 0; u < nu; u++) {
     let k = hash3(uniq[3 * u], uniq[3 * u + 1], uniq[3 * u + 2]) & mask;
-    while (table[k] >= 0) k = (k + 1) & mask;
+    while (table[k] >= 0) {
+      k = (k + 1) & mask;
+      if (--probes < 0) return null;
+    }
     table[k] = u;
   }
   return table;
