@@ -146,6 +146,37 @@ test('flavours: RepRap fan as a fraction, Klipper objects and layer info, Griffi
   assert.ok(griffin.includes(';PRINT.SIZE.MAX.Z:0.4'));
 });
 
+test('Klipper with the limits written: travel and print accelerations switched where the moves change kind', () => {
+  const accels = { printAcceleration: 3000, travelAcceleration: 5000, maxAccelX: 10000, maxAccelY: 10000 };
+  const text = writeGcode(twoLayers(), settings({ gcodeFlavor: 'klipper', emitMachineLimits: true, ...accels }), META).text;
+  const k = lines(text);
+  assert.ok(k.includes('SET_VELOCITY_LIMIT VELOCITY=500 ACCEL=3000'));
+  // walk the moves with the acceleration Klipper would use for each
+  let accel = 0;
+  let switches = 0;
+  for (const l of k) {
+    const m = /^M204 S(\d+)$/.exec(l);
+    if (m) {
+      assert.notEqual(Number(m[1]), accel, 'no line that changes nothing');
+      accel = Number(m[1]);
+      switches++;
+    } else if (l.startsWith('SET_VELOCITY_LIMIT')) accel = 3000;
+    else if (/^G1 .*X.*E/.test(l)) assert.equal(accel, 3000, l);
+    else if (/^G0 .*X/.test(l)) assert.equal(accel, 5000, l);
+  }
+  assert.equal(switches, 8, 'per layer: travel, skirt, travel, walls');
+  // the estimate is of those moves: travels at 5000 are quicker than at the print acceleration
+  const same = writeGcode(twoLayers(), settings({ gcodeFlavor: 'klipper', emitMachineLimits: true, ...accels, travelAcceleration: 3000 }), META);
+  const switched = writeGcode(twoLayers(), settings({ gcodeFlavor: 'klipper', emitMachineLimits: true, ...accels }), META);
+  assert.ok(switched.stats.printTimeS < same.stats.printTimeS);
+  assert.ok(!same.text.includes('M204 S'), 'equal accelerations: nothing to switch');
+  // without the limits the firmware keeps its own; Marlin switches by itself (M204 P, T)
+  assert.ok(!writeGcode(twoLayers(), settings({ gcodeFlavor: 'klipper', ...accels }), META).text.includes('M204 S'));
+  const marlin = writeGcode(twoLayers(), settings({ emitMachineLimits: true, ...accels }), META).text;
+  assert.ok(!marlin.includes('M204 S'));
+  assert.ok(lines(marlin).some((l) => l.startsWith('M204 P3000') && l.includes('T5000')));
+});
+
 test('start template: placeholders filled, unknown ones kept, temperatures it sets not repeated', () => {
   const s = settings({
     startGcode: 'M190 S{first_layer_bed_temperature}\nM109 S{first_layer_nozzle_temperature} ; {unknown_thing}\nG1 X{bed_width} Y{bed_depth} Z{bed_height} ; {filament_diameter}',

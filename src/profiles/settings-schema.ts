@@ -79,7 +79,7 @@ const SPECS = {
   printAcceleration: num('limits', 'mm/s²', 1, 200_000, 'Acceleration of printing moves.'),
   travelAcceleration: num('limits', 'mm/s²', 1, 200_000, 'Acceleration of travel moves.'),
   retractAcceleration: num('limits', 'mm/s²', 1, 200_000, 'Acceleration of retract and prime moves.'),
-  emitMachineLimits: bool('limits', 'Write the limits above into the G-code (M201/M203/M204/M205).'),
+  emitMachineLimits: bool('limits', 'Write the limits above into the G-code (M201/M203/M204/M205; on Klipper SET_VELOCITY_LIMIT, and M204 S where moves change between printing and travel).'),
   // ── filament ──
   filamentName: str('filament', MAX_NAME_LENGTH, 'Filament name written to the G-code header.'),
   filamentDiameter: num('filament', 'mm', 1, 3.5, 'Filament diameter (1.75 or 2.85 in practice).'),

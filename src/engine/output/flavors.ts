@@ -15,6 +15,12 @@ export interface FlavorRules {
   fanLine(percent: number): string;
   /** lines that hand the machine limits to the firmware (settings.emitMachineLimits) */
   limitLines(l: MachineLimits): string[];
+  /**
+   * Klipper keeps one acceleration for every move, so with the limits written the print and travel
+   * accelerations are switched by this line where the moves change kind. Marlin and RepRapFirmware
+   * are given both (M204 P, T) and switch themselves.
+   */
+  accelLine?: (accel: number) => string;
 }
 
 const fan255 = (percent: number): string => {
@@ -70,13 +76,15 @@ const REPRAP: FlavorRules = {
   },
 };
 
-// Klipper has no per-axis limits in G-code; one acceleration and the velocity cap are what it takes.
+// Klipper has no per-axis limits in G-code; one acceleration (switched between print and travel
+// moves) and the velocity cap are what it takes.
 const KLIPPER: FlavorRules = {
   name: 'Klipper',
   griffinHeader: false,
   klipper: true,
   fanLine: fan255,
   limitLines: (l) => [`SET_VELOCITY_LIMIT VELOCITY=${mm3(Math.max(l.maxFeedrate[0], l.maxFeedrate[1]))} ACCEL=${mm3(l.printAccel)}`],
+  accelLine: (accel) => `M204 S${mm3(accel)}`,
 };
 
 const GRIFFIN: FlavorRules = {

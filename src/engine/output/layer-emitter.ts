@@ -62,6 +62,12 @@ export class LayerEmitter {
   /** a round bed's centre, µm: how far the layers reach from it is checked against its radius */
   private readonly bedCentre: [number, number] | null;
   private maxReach2 = 0;
+  /**
+   * The acceleration in effect, where this emitter switches it between print and travel moves
+   * (Klipper with the limits written: the limit lines leave it at the print acceleration); NaN
+   * where the firmware switches by itself or keeps its own.
+   */
+  private accel = Number.NaN;
 
   constructor(private readonly setup: EmitterSetup) {
     this.s = setup.settings;
@@ -72,6 +78,14 @@ export class LayerEmitter {
     this.zFeed = this.s.zSpeed > 0 ? this.s.zSpeed : this.s.travelSpeed;
     const s = this.s;
     this.bedCentre = s.roundBed ? (s.originCenter ? [0, 0] : [(s.bedWidth * 1000) / 2, (s.bedDepth * 1000) / 2]) : null;
+    if (setup.rules.accelLine && s.emitMachineLimits && s.travelAcceleration !== s.printAcceleration) this.accel = s.printAcceleration;
+  }
+
+  /** Switches the acceleration for the next move when this emitter keeps it (see `accel`). */
+  private useAccel(accel: number): void {
+    if (Number.isNaN(this.accel) || accel === this.accel) return;
+    this.accel = accel;
+    this.lines?.push(this.setup.rules.accelLine!(accel));
   }
 
   /** Emits one layer, `position` its place in the print (without its `;LAYER:` and M73 lines, which the writer adds). */
@@ -162,6 +176,7 @@ export class LayerEmitter {
         const x = Math.round(op.x);
         const y = Math.round(op.y);
         if (x === this.x && y === this.y && op.e === 0) return;
+        this.useAccel(this.s.printAcceleration);
         const f = this.feed(op.speed);
         this.setup.moves.push((x - this.x) / 1000, (y - this.y) / 1000, 0, op.e, this.feedF / 60);
         this.x = x;
@@ -184,6 +199,7 @@ export class LayerEmitter {
         const y = Math.round(op.y);
         const z = op.z === undefined ? this.z : Math.round(op.z);
         if (x === this.x && y === this.y && z === this.z) return;
+        this.useAccel(this.s.travelAcceleration);
         const f = this.feed(op.speed);
         this.setup.moves.push((x - this.x) / 1000, (y - this.y) / 1000, (z - this.z) / 1000, 0, this.feedF / 60);
         const zPart = z !== this.z ? ' Z' + micronsToMm(z) : '';
