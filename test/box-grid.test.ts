@@ -67,6 +67,22 @@ test('box order: the grid gives the same order as a search over every box', () =
   }
 });
 
+test('box order: boxes that all span the layer (slivers fanning out from one point), among small ones', () => {
+  const boxes: Box[] = [];
+  for (let k = 0; k < 400; k++) {
+    const a = (2 * Math.PI * k) / 400;
+    const [x, y] = [Math.round(20000 * Math.cos(a)), Math.round(20000 * Math.sin(a))];
+    boxes.push([Math.min(0, x), Math.min(0, y), Math.max(0, x), Math.max(0, y)]);
+    if (k % 4 === 0) boxes.push([x, y, x + 300, y + 300]);
+  }
+  boxes.push([Infinity, Infinity, -Infinity, -Infinity]); // an empty outline's box
+  for (const [x, y] of [[0, 0], [20000, 0], [-30000, 5000]]) {
+    const got = gridOrder(boxes, x, y);
+    assert.deepEqual(got, plainOrder(boxes, x, y));
+    assert.equal(got[got.length - 1], boxes.length - 1, 'the empty box goes last');
+  }
+});
+
 test('box order: few boxes, one box, none, a line of boxes (a flat grid)', () => {
   assert.deepEqual(gridOrder([], 0, 0), []);
   assert.deepEqual(gridOrder([[0, 0, 10, 10]], 5, 5), [0]);

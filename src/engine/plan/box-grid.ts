@@ -19,6 +19,12 @@ export function boxDistance(b: Box, x: number, y: number): number {
 
 /** Below this many boxes a plain search is as fast as the grid. */
 const PLAIN_SEARCH_MAX = 32;
+/**
+ * A box over more cells than this is kept out of the grid and scored on every query: filed in every
+ * cell it covers, boxes that all span the layer (4,000 slivers fanning out from one point) made each
+ * cell list thousands of them and a query walk millions of entries.
+ */
+const MAX_CELLS_PER_BOX = 16;
 
 export class BoxGrid {
   readonly boxes: readonly Box[];
@@ -31,6 +37,9 @@ export class BoxGrid {
   private readonly cell: number = 1;
   private readonly nx: number = 0;
   private readonly ny: number = 0;
+  // boxes too large for the grid (or not finite), scored on every query; big[bigAt[k]] = k, or -1
+  private readonly big: number[] = [];
+  private readonly bigAt: Int32Array;
   // boxes already scored in this query (a box spans several cells): the query's stamp
   private readonly seen: Uint32Array;
   private stamp = 0;
@@ -39,10 +48,12 @@ export class BoxGrid {
     this.boxes = boxes;
     this.removed = new Uint8Array(boxes.length);
     this.seen = new Uint32Array(boxes.length);
+    this.bigAt = new Int32Array(boxes.length).fill(-1);
     this.left = boxes.length;
     if (boxes.length <= PLAIN_SEARCH_MAX) return;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (const b of boxes) {
+      if (!b.every(Number.isFinite)) continue;
       x0 = Math.min(x0, b[0]);
       y0 = Math.min(y0, b[1]);
       x1 = Math.max(x1, b[2]);
@@ -62,6 +73,11 @@ export class BoxGrid {
       const b = boxes[k];
       const i0 = this.column(b[0]), i1 = this.column(b[2]);
       const j0 = this.row(b[1]), j1 = this.row(b[3]);
+      if (!b.every(Number.isFinite) || (i1 - i0 + 1) * (j1 - j0 + 1) > MAX_CELLS_PER_BOX) {
+        this.bigAt[k] = this.big.length;
+        this.big.push(k);
+        continue;
+      }
       for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) this.cells[j * this.nx + i].push(k);
     }
   }
@@ -75,6 +91,15 @@ export class BoxGrid {
     if (this.removed[k]) return;
     this.removed[k] = 1;
     this.left--;
+    const at = this.bigAt[k];
+    if (at >= 0) {
+      const last = this.big.pop()!;
+      if (last !== k) {
+        this.big[at] = last;
+        this.bigAt[last] = at;
+      }
+      this.bigAt[k] = -1;
+    }
   }
 
   private column(x: number): number {
@@ -110,6 +135,7 @@ export class BoxGrid {
       for (let k = 0; k < this.boxes.length; k++) consider(k);
       return best;
     }
+    for (const k of this.big) consider(k);
     const stamp = ++this.stamp;
     const visit = (c: number[]) => {
       for (const k of c) {
