@@ -13,7 +13,7 @@ function plainOrder(boxes: Box[], x: number, y: number): number[] {
       const [x0, y0, x1, y1] = left[i].b;
       const dx = Math.max(x0 - x, 0, x - x1), dy = Math.max(y0 - y, 0, y - y1);
       const cx = (x0 + x1) / 2 - x, cy = (y0 + y1) / 2 - y;
-      const d = Math.hypot(dx, dy) * 1e3 + Math.hypot(cx, cy) * 1e-3;
+      const d = Math.sqrt(dx * dx + dy * dy) * 1e3 + Math.sqrt(cx * cx + cy * cy) * 1e-3;
       if (d < bd) {
         bd = d;
         best = i;
@@ -33,7 +33,7 @@ function gridOrder(boxes: Box[], x: number, y: number): number[] {
   const out: number[] = [];
   const score = (k: number) => {
     const b = boxes[k];
-    return boxDistance(b, x, y) * 1e3 + Math.hypot((b[0] + b[2]) / 2 - x, (b[1] + b[3]) / 2 - y) * 1e-3;
+    return boxDistance(b, x, y) * 1e3 + Math.sqrt(((b[0] + b[2]) / 2 - x) ** 2 + ((b[1] + b[3]) / 2 - y) ** 2) * 1e-3;
   };
   for (let k = grid.nearest(x, y, score, 1e3); k >= 0; k = grid.nearest(x, y, score, 1e3)) {
     grid.remove(k);

@@ -8,13 +8,21 @@
 // could beat the best. The answer is exactly the plain search's: the lowest score, ties to the lower
 // `tie` value, then to the box listed first.
 
+import { bboxOf } from '../geom/path-math.js';
+import type { Paths } from '../types.js';
+import { hyp } from './length.js';
+
 export type Box = readonly [number, number, number, number]; // minX, minY, maxX, maxY
+
+/** The box around paths (min > max when they hold no point). */
+export function boxOfPaths(paths: Paths): Box {
+  const b = bboxOf(paths);
+  return [b.minX, b.minY, b.maxX, b.maxY];
+}
 
 /** Distance from (x, y) to the box (0 inside it). */
 export function boxDistance(b: Box, x: number, y: number): number {
-  const dx = Math.max(b[0] - x, 0, x - b[2]);
-  const dy = Math.max(b[1] - y, 0, y - b[3]);
-  return Math.hypot(dx, dy);
+  return hyp(Math.max(b[0] - x, 0, x - b[2]), Math.max(b[1] - y, 0, y - b[3]));
 }
 
 /** Below this many boxes a plain search is as fast as the grid. */
@@ -120,7 +128,7 @@ export class BoxGrid {
     const consider = (k: number) => {
       if (this.removed[k]) return;
       // a box farther than the best score cannot win (at equal bound it may still tie; the margin
-      // covers a score computed another way, e.g. √(dx² + dy²) where this uses Math.hypot)
+      // covers a score computed another way, e.g. with Math.hypot where this uses √(dx² + dy²))
       if (scale * boxDistance(this.boxes[k], x, y) * (1 - 1e-12) > bestScore) return;
       const s = score(k);
       if (s > bestScore) return;

@@ -4,8 +4,8 @@ import type { ExtrusionPath } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from '../regions/types.js';
 import type { LayerPlan } from './types.js';
-import { bboxOf } from '../geom/path-math.js';
-import { BoxGrid, boxDistance, type Box } from './box-grid.js';
+import { BoxGrid, boxDistance, boxOfPaths } from './box-grid.js';
+import { hyp } from './length.js';
 import { EdgeIndex } from './edge-index.js';
 import type { CombRegion } from './comb.js';
 import { LayerOps } from './layer-ops.js';
@@ -35,10 +35,6 @@ export function defaultSeamTarget(s: SliceSettings): { x: number; y: number } {
   return { x: cx, y: cy + 1_000_000 };
 }
 
-function islandBox(isl: IslandPaths): Box {
-  const b = bboxOf(isl.outline);
-  return [b.minX, b.minY, b.maxX, b.maxY];
-}
 
 /** A point to order the layer from when its start is unknown: its first path's start. */
 function standInStart(layer: LayerRegions): { x: number; y: number } {
@@ -179,11 +175,11 @@ export function planLayer(
   }
 
   // islands, nearest first
-  const islands = new BoxGrid(layer.islands.map(islandBox));
+  const islands = new BoxGrid(layer.islands.map((isl) => boxOfPaths(isl.outline)));
   // inside several boxes (nested parts): the nearer centre breaks the tie
   const islandScore = (k: number) => {
     const b = islands.boxes[k];
-    return boxDistance(b, ops.x, ops.y) * 1e3 + Math.hypot((b[0] + b[2]) / 2 - ops.x, (b[1] + b[3]) / 2 - ops.y) * 1e-3;
+    return boxDistance(b, ops.x, ops.y) * 1e3 + hyp((b[0] + b[2]) / 2 - ops.x, (b[1] + b[3]) / 2 - ops.y) * 1e-3;
   };
   for (let k = islands.nearest(ops.x, ops.y, islandScore, 1e3); k >= 0; k = islands.nearest(ops.x, ops.y, islandScore, 1e3)) {
     islands.remove(k);

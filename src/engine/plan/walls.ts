@@ -5,7 +5,7 @@ import type { ExtrusionPath } from '../types.js';
 import { chooseSeam, type SeamContext } from './seam.js';
 import { orderLoops, type Visit } from './order.js';
 import { hyp } from './length.js';
-import { BoxGrid, type Box } from './box-grid.js';
+import { BoxGrid, boxDistance, boxOfPaths } from './box-grid.js';
 
 function distToLoop(x: number, y: number, p: number[], closed: boolean): number {
   const n = p.length >> 1;
@@ -24,38 +24,11 @@ function distToLoop(x: number, y: number, p: number[], closed: boolean): number 
   return Math.sqrt(best);
 }
 
-function boxOf(p: number[]): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (let i = 0; i < p.length; i += 2) {
-    if (p[i] < x0) x0 = p[i];
-    if (p[i] > x1) x1 = p[i];
-    if (p[i + 1] < y0) y0 = p[i + 1];
-    if (p[i + 1] > y1) y1 = p[i + 1];
-  }
-  return [x0, y0, x1, y1];
-}
-
-function boxDist(b: Box, x: number, y: number): number {
-  return hyp(Math.max(b[0] - x, 0, x - b[2]), Math.max(b[1] - y, 0, y - b[3]));
-}
-
-/** The box around several boxes. */
-function unionBox(boxes: Box[]): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const b of boxes) {
-    x0 = Math.min(x0, b[0]);
-    y0 = Math.min(y0, b[1]);
-    x1 = Math.max(x1, b[2]);
-    y1 = Math.max(y1, b[3]);
-  }
-  return boxes.length ? [x0, y0, x1, y1] : [0, 0, 0, 0];
-}
-
 /** Splits the walls by owner: group g holds, per inset, the loops that belong to outer loop g. */
 function groupWalls(walls: ExtrusionPath[][]): ExtrusionPath[][][] {
   const outer = walls[0] ?? [];
   if (outer.length <= 1) return [walls];
-  const grid = new BoxGrid(outer.map((l) => boxOf(l.points)));
+  const grid = new BoxGrid(outer.map((l) => boxOfPaths([l.points])));
   const groups: ExtrusionPath[][][] = outer.map((l) => [[l]]);
   for (let k = 1; k < walls.length; k++) {
     for (const loop of walls[k]) {
@@ -66,7 +39,7 @@ function groupWalls(walls: ExtrusionPath[][]): ExtrusionPath[][][] {
         y,
         (i) => distToLoop(x, y, outer[i].points, outer[i].closed),
         1,
-        (i) => boxDist(grid.boxes[i], x, y),
+        (i) => boxDistance(grid.boxes[i], x, y),
       );
       const g = groups[best];
       while (g.length <= k) g.push([]);
@@ -95,7 +68,7 @@ export function wallVisits(walls: ExtrusionPath[][], outerFirst: boolean, seam: 
   const groups = groupWalls(walls).map((g) => (outerFirst ? g : g.slice().reverse()).filter((l) => l.length > 0));
   const out: Visit[] = [];
   // a group starts on one of its first loops: never nearer than their box
-  const grid = new BoxGrid(groups.map((g) => unionBox((g.find((l) => l.length > 0) ?? []).map((l) => boxOf(l.points)))));
+  const grid = new BoxGrid(groups.map((g) => boxOfPaths((g.find((l) => l.length > 0) ?? []).map((l) => l.points))));
   while (grid.size) {
     const best = grid.nearest(x, y, (i) => groupStartDist(groups[i], seam, x, y));
     grid.remove(best);
