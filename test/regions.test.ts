@@ -100,6 +100,21 @@ test('a tapering part gets gap fill all along, as wide as the gap is there', asy
   for (const l of lines) assert.ok(l.width >= 100 && l.width <= 450, `bead ${l.width} µm`);
 });
 
+test('a long taper from nothing: gap fill in few moves, not one per step of width', async () => {
+  await initGeometry();
+  // a 50 mm wedge from a point to 0.6 mm, alone (a gap between walls of this shape): the axis runs
+  // its length and the width grows from 0, cut into steps of 15 %; each step went out as its own
+  // µm-long move (a self-crossing outline's wedges made a million moves a layer)
+  const wedge = [[0, 0, 50000, -300, 50000, 300]];
+  const lines = gapFillLines(wedge, { width: W, minWidth: 100, model: 0 });
+  const points = lines.reduce((n, l) => n + l.points.length / 2, 0);
+  const len = gapFillLength(lines);
+  assert.ok(len > 35000, `gap fill where the wedge is at least 0.1 mm wide (${len} µm)`);
+  assert.ok(points < 4 * lines.length + 20, `${points} points in ${lines.length} pieces`);
+  const widths = lines.map((l) => l.width).sort((a, b) => a - b);
+  assert.ok(widths[0] >= 100 && widths.at(-1)! > 450, `beads ${widths[0]}–${widths.at(-1)} µm`);
+});
+
 test('a crossing of two strokes gets gap fill down every arm, not only at the crossing', async () => {
   await initGeometry();
   const x = union([turnedBar(10000, 10000, 12000, 1200, 60), turnedBar(10000, 10000, 12000, 1200, -60)]);

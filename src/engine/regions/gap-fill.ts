@@ -119,7 +119,11 @@ function axisGapFill(island: Paths, perimeter: number, halfWidthGuess: number, p
       piece = [];
       pieceW = pieceLen = 0;
     };
-    const step = (ax: number, ay: number, bx: number, by: number, w: number): void => {
+    // `onward`: this step goes on along the same axis segment as the one before, so while the piece
+    // lasts its last point moves on instead of a new one being added (a long taper is cut into many
+    // steps of width, but printed as one move: a self-crossing outline's wedges gave a million
+    // 8 µm moves a layer)
+    const step = (ax: number, ay: number, bx: number, by: number, w: number, onward: boolean): void => {
       if (w < p.minWidth) {
         flush();
         return;
@@ -128,7 +132,7 @@ function axisGapFill(island: Paths, perimeter: number, halfWidthGuess: number, p
       if (piece.length === 0) {
         piece.push(ax, ay);
         pieceStart = w;
-      }
+      } else if (onward) piece.length -= 2;
       piece.push(bx, by);
       const len = Math.hypot(bx - ax, by - ay);
       pieceW += w * len;
@@ -138,14 +142,16 @@ function axisGapFill(island: Paths, perimeter: number, halfWidthGuess: number, p
       const j = (i + 1) % n;
       const w0 = Math.min(maxWidth, line.widths[i]), w1 = Math.min(maxWidth, line.widths[j]);
       const ax = line.points[2 * i], ay = line.points[2 * i + 1], bx = line.points[2 * j], by = line.points[2 * j + 1];
-      // the width changes linearly along a segment (a taper): cut it where it drifts a step
-      const parts = Math.max(1, Math.ceil(Math.abs(w1 - w0) / (WIDTH_STEP * Math.max(1, Math.min(w0, w1)))));
+      // the width changes linearly along a segment (a taper): cut it where it drifts a step (of the
+      // narrowest width filled at least: narrower steps are dropped anyway)
+      const parts = Math.max(1, Math.ceil(Math.abs(w1 - w0) / (WIDTH_STEP * Math.max(p.minWidth, 1, Math.min(w0, w1)))));
       for (let k = 0; k < parts; k++) {
         const t0 = k / parts, t1 = (k + 1) / parts;
         step(
           Math.round(ax + (bx - ax) * t0), Math.round(ay + (by - ay) * t0),
           Math.round(ax + (bx - ax) * t1), Math.round(ay + (by - ay) * t1),
           w0 + ((w1 - w0) * (t0 + t1)) / 2,
+          k > 0,
         );
       }
     }
