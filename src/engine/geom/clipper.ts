@@ -4,6 +4,7 @@
 import type { Path, Paths } from '../types.js';
 import { signedArea } from './path-math.js';
 import { miterOffsetWithoutUnion } from './miter-offset.js';
+import { nestCleanLoops } from './loop-nesting.js';
 import type * as C2 from 'clipper2-wasm/dist/clipper2z.js';
 import { createRequire } from 'node:module';
 // The package's CommonJS build (its "main"), not its ES build: that one is ES module syntax in a
@@ -326,6 +327,9 @@ export function simplify(paths: Paths, epsilon: number, closed = true): Paths {
   }
 }
 
+/** Above this many loops cleanIslands nests them itself (for fewer, Clipper2 is as fast). */
+const MANY_LOOPS = 64;
+
 /** An area with its holes: `[outer, ...holes]`. */
 export type Island = Paths;
 
@@ -336,6 +340,23 @@ export type Island = Paths;
  */
 export function cleanIslands(paths: Paths): Island[] {
   if (paths.length === 1 && paths[0].length >= 6 && signedArea(paths[0]) > 0) return [[paths[0]]];
+  if (paths.length > MANY_LOOPS) {
+    // many loops: their nesting from a grid of edges, where Clipper2's sweep grows with loops²
+    const nest = nestCleanLoops(paths);
+    if (nest !== null) {
+      const islandOf = new Int32Array(paths.length).fill(-1);
+      const out: Island[] = [];
+      paths.forEach((p, l) => {
+        if (nest.depth[l] % 2 !== 0) return;
+        islandOf[l] = out.length;
+        out.push([p]);
+      });
+      paths.forEach((p, l) => {
+        if (nest.depth[l] % 2 !== 0) out[islandOf[nest.parent[l]]].push(p);
+      });
+      return out;
+    }
+  }
   return islands(paths);
 }
 

@@ -4,8 +4,9 @@
 // point, and those must not fold back onto each other) and each loop's orientation matches its
 // nesting depth: outer contours counter-clockwise, holes in them clockwise, islands in holes
 // counter-clockwise again. Anything doubtful answers false and the caller unions.
+import { nestCleanLoops } from './loop-nesting.js';
 
-/** Above this many loops the nesting test (quadratic) is not worth it: union instead. */
+/** Above this many loops the pairwise nesting test (quadratic) gives way to loop-nesting.ts's grid. */
 const MAX_LOOPS = 64;
 /** Coordinates must stay within this range so that products of differences are exact doubles. */
 const MAX_SPAN = 1 << 25;
@@ -155,7 +156,7 @@ function anyEdgesMeet(total: number, lo: number, s: CleanAreaScratch): boolean {
 /** True when `loops` (integer µm, closed) are a clean area as they are: no union needed. */
 export function isCleanArea(loops: number[][], scratch: CleanAreaScratch = new CleanAreaScratch()): boolean {
   if (loops.length === 0) return true;
-  if (loops.length > MAX_LOOPS) return false;
+  if (loops.length > MAX_LOOPS) return nestCleanLoops(loops) !== null;
   let total = 0;
   for (const p of loops) total += p.length >> 1;
   if (total >= INDEX_BITS) return false;
