@@ -61,6 +61,7 @@ class Scratch {
   nxt = new Int32Array(0);
   loopOf = new Int32Array(0);
   span = new Int32Array(0);
+  ebox = new Float64Array(0);
   seen = new Int32Array(0);
   isBig = new Uint8Array(0);
   count = new Int32Array(0);
@@ -73,6 +74,7 @@ class Scratch {
     this.nxt = new Int32Array(cap);
     this.loopOf = new Int32Array(cap);
     this.span = new Int32Array(4 * cap);
+    this.ebox = new Float64Array(4 * cap);
     this.seen = new Int32Array(cap);
     this.isBig = new Uint8Array(cap);
   }
@@ -162,8 +164,13 @@ class EdgeGrid {
     const span = edges.scratch.span; // per edge: first and last column and row
     for (let e = 0; e < total; e++) {
       const ax = P[2 * e], ay = P[2 * e + 1], bx = P[2 * nxt[e]], by = P[2 * nxt[e] + 1];
-      const i0 = this.column(Math.min(ax, bx)), i1 = this.column(Math.max(ax, bx));
-      const j0 = this.row(Math.min(ay, by)), j1 = this.row(Math.max(ay, by));
+      const ebox = edges.scratch.ebox;
+      ebox[4 * e] = Math.min(ax, bx);
+      ebox[4 * e + 1] = Math.min(ay, by);
+      ebox[4 * e + 2] = Math.max(ax, bx);
+      ebox[4 * e + 3] = Math.max(ay, by);
+      const i0 = this.column(ebox[4 * e]), i1 = this.column(ebox[4 * e + 2]);
+      const j0 = this.row(ebox[4 * e + 1]), j1 = this.row(ebox[4 * e + 3]);
       span[4 * e] = i0;
       span[4 * e + 1] = i1;
       span[4 * e + 2] = j0;
@@ -200,23 +207,22 @@ class EdgeGrid {
 /** True if two edges of the loops meet (other than neighbours at their shared point), or the layer is too crowded to tell cheaply. */
 function anyEdgesMeet(grid: EdgeGrid): boolean {
   const { edges, start, entries, nx, big } = grid;
-  const { P, nxt, total } = edges;
+  const { total } = edges;
+  const { ebox: b, span } = edges.scratch;
   let budget = PAIRS_PER_EDGE * total + 1000;
-  const minX = (e: number) => Math.min(P[2 * e], P[2 * nxt[e]]);
-  const maxX = (e: number) => Math.max(P[2 * e], P[2 * nxt[e]]);
-  const minY = (e: number) => Math.min(P[2 * e + 1], P[2 * nxt[e] + 1]);
-  const maxY = (e: number) => Math.max(P[2 * e + 1], P[2 * nxt[e] + 1]);
-  const boxesMeet = (a: number, b: number) => minX(a) <= maxX(b) && minX(b) <= maxX(a) && minY(a) <= maxY(b) && minY(b) <= maxY(a);
+  const boxesMeet = (p: number, q: number) =>
+    b[4 * p] <= b[4 * q + 2] && b[4 * q] <= b[4 * p + 2] && b[4 * p + 1] <= b[4 * q + 3] && b[4 * q + 1] <= b[4 * p + 3];
   for (let c = 0; c < grid.cellCount; c++) {
     for (let s = start[c]; s < start[c + 1]; s++) {
       const a = entries[s];
       for (let t = s + 1; t < start[c + 1]; t++) {
         if (--budget < 0) return true;
-        const b = entries[t];
-        if (!boxesMeet(a, b)) continue;
-        // the pair is in every cell its boxes' overlap covers: test it in the one holding the overlap's low corner
-        if (grid.row(Math.max(minY(a), minY(b))) * nx + grid.column(Math.max(minX(a), minX(b))) !== c) continue;
-        if (edges.conflict(a, b)) return true;
+        const e = entries[t];
+        if (!boxesMeet(a, e)) continue;
+        // the pair is in every cell its boxes' overlap covers: test it in the one holding the overlap's
+        // low corner (the larger first column and row of the two)
+        if (Math.max(span[4 * a + 2], span[4 * e + 2]) * nx + Math.max(span[4 * a], span[4 * e]) !== c) continue;
+        if (edges.conflict(a, e)) return true;
       }
     }
   }
