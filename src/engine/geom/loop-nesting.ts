@@ -3,16 +3,19 @@
 // A plate with 2,000 holes, a grille, 200 concentric rings or a plate of 100 small parts has more
 // loops than the pairwise test is worth. Without this they went to Clipper2 for every union, island
 // split and offset, and its sweep walks every edge a scanline crosses for each edge it inserts: 100
-// concentric rings (25 layers) took 7 s to slice and 11 s for the walls.
+// concentric rings (25 layers) took 3.5 s to slice and 5.8 s for the walls (now 0.7 and 2.8 s).
 //
 // Here the edges are filed in a uniform grid, about one edge per cell, and only edges sharing a cell
 // are tested against each other (each pair once: in the cell holding the corner of the overlap of
-// their boxes). A loop's depth is the number of loops a ray from its first point to +x crosses an odd
-// number of times, walking only the cells of that row. All tests are exact on integer coordinates.
+// their boxes). A loop's depth is the number of loops holding its first point: only loops whose boxes
+// hold it are candidates, tested edge by edge when they are few and small, else by a ray to +x that
+// walks the grid's row. All tests are exact on integer coordinates.
 // Anything crowded (too many edges in one place, too many nested loops) answers null, and the
 // caller does what it did before: a Clipper2 union.
+import { loopArea, orient, segmentsMeet } from './exact.js';
+import { bboxOf } from './path-math.js';
 
-/** Loops nest, and the loops holding a point count, within this many (loop, container) pairs. */
+/** At most this many (loop, loop holding it) pairs are counted; past that, null (a union decides). */
 const MAX_CONTAINERS = 4_000_000;
 /** An edge whose box covers more cells than this is tested against every edge instead. */
 const MAX_CELLS_PER_EDGE = 32;
@@ -28,31 +31,6 @@ export interface LoopNesting {
   depth: Int32Array;
   /** the innermost loop holding each loop, or -1 */
   parent: Int32Array;
-}
-
-function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
-}
-
-/** True when segments (a, b) and (c, d) share any point (exact for integer coordinates). */
-function segmentsMeet(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const o1 = orient(ax, ay, bx, by, cx, cy);
-  const o2 = orient(ax, ay, bx, by, dx, dy);
-  const o3 = orient(cx, cy, dx, dy, ax, ay);
-  const o4 = orient(cx, cy, dx, dy, bx, by);
-  if (o1 * o2 > 0 || o3 * o4 > 0) return false;
-  if (o1 !== 0 || o2 !== 0 || o3 !== 0 || o4 !== 0) return true;
-  return Math.min(ax, bx) <= Math.max(cx, dx) && Math.min(cx, dx) <= Math.max(ax, bx) && Math.min(ay, by) <= Math.max(cy, dy) && Math.min(cy, dy) <= Math.max(ay, by);
-}
-
-function signedArea(p: readonly number[]): number {
-  let a = 0;
-  const n = p.length;
-  for (let i = 0; i < n; i += 2) {
-    const j = i + 2 < n ? i + 2 : 0;
-    a += (p[i] - p[0]) * (p[j + 1] - p[1]) - (p[j] - p[0]) * (p[i + 1] - p[1]);
-  }
-  return a / 2;
 }
 
 /** Arrays kept from call to call (an offset checks its result with every call), grown as needed. */
@@ -289,14 +267,7 @@ class LoopBoxes {
     };
     const filed = new Uint8Array(n);
     for (let l = 0; l < n; l++) {
-      const p = loops[l];
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      for (let k = 0; k < p.length; k += 2) {
-        x0 = Math.min(x0, p[k]);
-        x1 = Math.max(x1, p[k]);
-        y0 = Math.min(y0, p[k + 1]);
-        y1 = Math.max(y1, p[k + 1]);
-      }
+      const { minX: x0, minY: y0, maxX: x1, maxY: y1 } = bboxOf([loops[l]]);
       this.box.set([x0, y0, x1, y1], 4 * l);
       const area = (grid.column(x1) - grid.column(x0) + 1) * (grid.row(y1) - grid.row(y0) + 1);
       if (area > MAX_CELLS_PER_LOOP_BOX) this.big.push(l);
@@ -382,7 +353,7 @@ function nesting(loops: readonly number[][], grid: EdgeGrid): LoopNesting | null
   for (let l = 0; l < n; l++) depth[l] = holderStart[l + 1] - holderStart[l];
   const parent = new Int32Array(n).fill(-1);
   for (let l = 0; l < n; l++) {
-    if ((signedArea(loops[l]) > 0) !== (depth[l] % 2 === 0)) return null;
+    if ((loopArea(loops[l]) > 0) !== (depth[l] % 2 === 0)) return null;
     // the loops holding a point nest in each other: the innermost is the deepest
     for (let s = holderStart[l]; s < holderStart[l + 1]; s++) {
       const k = holders[s];

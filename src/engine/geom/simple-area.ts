@@ -4,38 +4,13 @@
 // point, and those must not fold back onto each other) and each loop's orientation matches its
 // nesting depth: outer contours counter-clockwise, holes in them clockwise, islands in holes
 // counter-clockwise again. Anything doubtful answers false and the caller unions.
+import { loopArea, orient, segmentsMeet } from './exact.js';
 import { nestCleanLoops } from './loop-nesting.js';
 
 /** Above this many loops the pairwise nesting test (quadratic) gives way to loop-nesting.ts's grid. */
 const MAX_LOOPS = 64;
 /** Coordinates must stay within this range so that products of differences are exact doubles. */
 const MAX_SPAN = 1 << 25;
-
-function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
-}
-
-/** True when segments (a, b) and (c, d) share any point (exact for integer coordinates). */
-function segmentsMeet(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const o1 = orient(ax, ay, bx, by, cx, cy);
-  const o2 = orient(ax, ay, bx, by, dx, dy);
-  const o3 = orient(cx, cy, dx, dy, ax, ay);
-  const o4 = orient(cx, cy, dx, dy, bx, by);
-  if (o1 * o2 > 0 || o3 * o4 > 0) return false;
-  if (o1 !== 0 || o2 !== 0 || o3 !== 0 || o4 !== 0) return true;
-  // collinear: do the projections overlap?
-  return Math.min(ax, bx) <= Math.max(cx, dx) && Math.min(cx, dx) <= Math.max(ax, bx) && Math.min(ay, by) <= Math.max(cy, dy) && Math.min(cy, dy) <= Math.max(ay, by);
-}
-
-function signedArea(p: number[]): number {
-  let a = 0;
-  const n = p.length;
-  for (let i = 0; i < n; i += 2) {
-    const j = i + 2 < n ? i + 2 : 0;
-    a += (p[i] - p[0]) * (p[j + 1] - p[1]) - (p[j] - p[0]) * (p[i + 1] - p[1]);
-  }
-  return a / 2;
-}
 
 /** Even-odd point-in-polygon for a point known not to lie on the polygon's boundary. */
 function inside(x: number, y: number, p: number[]): boolean {
@@ -174,7 +149,7 @@ export function isCleanArea(loops: number[][], scratch: CleanAreaScratch = new C
       if (b === a || x < box[4 * b] || y < box[4 * b + 1] || x > box[4 * b + 2] || y > box[4 * b + 3]) continue;
       if (inside(x, y, loops[b])) depth++;
     }
-    const ccw = signedArea(loops[a]) > 0;
+    const ccw = loopArea(loops[a]) > 0;
     if (ccw !== (depth % 2 === 0)) return false;
   }
   return true;
