@@ -7,7 +7,7 @@
 // nearly even width, each as wide as the gap there.
 import type { ExtrusionPath, Path, Paths } from '../types.js';
 import { cleanIslands, clipLines, offset } from '../geom/clipper.js';
-import { areaOf, pathLength } from '../geom/path-math.js';
+import { areaOf, pathLength, signedArea } from '../geom/path-math.js';
 import { medialAxis, simplifyAxis } from './medial-axis.js';
 
 export interface GapFillParams {
@@ -160,7 +160,60 @@ function axisGapFill(island: Paths, perimeter: number, halfWidthGuess: number, p
   return { paths: out, covered };
 }
 
-/** Turns a thin closed loop into the open line it wraps: from one far end to the other along one side. */
+/**
+ * Along-loop distance (µm) over which the turning at a sliver's end is summed: the sliver is a few µm
+ * wide, so it turns back within a few times that.
+ */
+const TIP_WINDOW_UM = 60;
+/** A sliver's end turns back by at least this much (radians, about 150°) within the window. */
+const TIP_TURN = 2.6;
+
+/**
+ * The two ends of a thin closed loop (a sliver along a gap's middle): the two places, well apart along
+ * the loop, where it turns back on itself. Null when it has no two such places.
+ */
+function sliverEnds(loop: Path): [number, number] | null {
+  const n = loop.length / 2;
+  if (n < 4) return null;
+  const orientation = Math.sign(signedArea(loop));
+  // per vertex: the turn there (signed as the loop winds, so an end turns positive) and the length of
+  // the edge leaving it; prefix sums over the loop walked three times, to take windows across vertex 0
+  const arc = new Float64Array(3 * n + 1);
+  const turned = new Float64Array(3 * n + 1);
+  for (let k = 0; k < 3 * n; k++) {
+    const i = k % n, h = (i + n - 1) % n, j = (i + 1) % n;
+    const ux = loop[2 * i] - loop[2 * h], uy = loop[2 * i + 1] - loop[2 * h + 1];
+    const vx = loop[2 * j] - loop[2 * i], vy = loop[2 * j + 1] - loop[2 * i + 1];
+    const turn = ux * vy - uy * vx === 0 && ux * vx + uy * vy >= 0 ? 0 : Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+    turned[k + 1] = turned[k] + orientation * turn;
+    arc[k + 1] = arc[k] + Math.hypot(vx, vy);
+  }
+  const total = arc[n];
+  if (total < 4 * TIP_WINDOW_UM) return null;
+  // the turning within TIP_WINDOW_UM either side of each vertex (in the middle copy of the loop)
+  const window = new Float64Array(n);
+  for (let k = n, lo = n, hi = n; k < 2 * n; k++) {
+    while (arc[k] - arc[lo] > TIP_WINDOW_UM) lo++;
+    if (hi < k) hi = k;
+    while (hi + 1 < 3 * n && arc[hi + 1] - arc[k] <= TIP_WINDOW_UM) hi++;
+    window[k - n] = turned[hi + 1] - turned[lo];
+  }
+  let a = 0;
+  for (let i = 1; i < n; i++) if (window[i] > window[a]) a = i;
+  // the other end: the sharpest turn back well away from the first, along the loop either way
+  let b = -1;
+  for (let i = 0; i < n; i++) {
+    const along = Math.abs(arc[i] - arc[a]);
+    if (Math.min(along, total - along) < 4 * TIP_WINDOW_UM) continue;
+    if (b < 0 || window[i] > window[b]) b = i;
+  }
+  return b >= 0 && window[a] >= TIP_TURN && window[b] >= TIP_TURN ? [a, b] : null;
+}
+
+/**
+ * Turns a thin closed loop into the open line it wraps: from one end to the other along one side.
+ * The ends are where the loop turns back; failing that (no clear ends), the two farthest points.
+ */
 function loopToLine(loop: Path): Path {
   const n = loop.length / 2;
   if (n < 2) return [];
@@ -177,8 +230,11 @@ function loopToLine(loop: Path): Path {
     }
     return best;
   };
-  const a = far(far(0));
-  const b = far(a);
+  // (on a sliver that curls round, a spiral or a C, the farthest points are not its ends: the line
+  // between them ran back along itself, twice the material along the middle of a spiral arm)
+  const ends = sliverEnds(loop);
+  const a = ends ? ends[0] : far(far(0));
+  const b = ends ? ends[1] : far(a);
   const line: Path = [];
   // walk a → b one way round; both sides are within a few µm of the medial axis
   for (let i = a; ; i = (i + 1) % n) {
