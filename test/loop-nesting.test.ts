@@ -126,3 +126,19 @@ test('many loops that touch, cross or are wound wrong are not clean, and a crowd
   for (let k = 0; k < 100; k++) fans.push(polygon(50_000, 50_000, 40_000, 2000, k % 2 === 1, k * 1e-4));
   assert.equal(nestCleanLoops(fans), null);
 });
+
+test('a few loops too crowded for the pairwise sweep (a spiral strip of 40 turns) are tested on the grid', () => {
+  const inner: Loop = [], outer: Loop = [];
+  for (let i = 0; i <= 40 * 96; i++) {
+    const a = (2 * Math.PI * i) / 96, r = 2000 + (2800 * a) / (2 * Math.PI);
+    inner.push(Math.round(r * Math.cos(a)), Math.round(r * Math.sin(a)));
+    outer.push(Math.round((r + 2000) * Math.cos(a)), Math.round((r + 2000) * Math.sin(a)));
+  }
+  const spiral = [...inner, ...reverse(outer)];
+  const loop = area(spiral) > 0 ? spiral : reverse(spiral);
+  assert.equal(isCleanArea([loop]), true);
+  assert.equal(isCleanArea([reverse(loop)]), false, 'wound the wrong way');
+  // pushed onto itself: the strip's last turn overlaps the one before
+  const squeezed = loop.map((v, i) => (i < 2 * 96 ? v * 1.9 : v));
+  assert.equal(isCleanArea([squeezed]), false);
+});

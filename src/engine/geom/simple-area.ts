@@ -82,9 +82,10 @@ function copyLoops(loops: number[][], s: CleanAreaScratch): { lo: number; span: 
 
 /**
  * Sweep over edges sorted by their left end: true if any two edges meet, other than neighbours at
- * their shared point (neighbours that fold back along each other do count).
+ * their shared point (neighbours that fold back along each other do count); 'crowded' when the edges
+ * beside each other across the sweep are too many to check this way.
  */
-function anyEdgesMeet(total: number, lo: number, s: CleanAreaScratch): boolean {
+function anyEdgesMeet(total: number, lo: number, s: CleanAreaScratch): boolean | 'crowded' {
   const { P, nxt, sortKey, active } = s;
   for (let k = 0; k < total; k++) sortKey[k] = (Math.min(P[2 * k], P[2 * nxt[k]]) - lo) * INDEX_BITS + k;
   const keys = sortKey.subarray(0, total).sort();
@@ -105,7 +106,7 @@ function anyEdgesMeet(total: number, lo: number, s: CleanAreaScratch): boolean {
       const dx = P[2 * nxt[a]], dy = P[2 * nxt[a] + 1];
       if ((cx > dx ? cx : dx) < sxmin) continue; // ends left of the sweep: retire it
       active[w++] = a;
-      if (--budget < 0) return true; // too crowded to check cheaply: let the union decide
+      if (--budget < 0) return 'crowded'; // too many edges side by side for this sweep
       if (symax < (cy < dy ? cy : dy) || (cy > dy ? cy : dy) < symin) continue;
       if (nxt[a] === g || nxt[g] === a) {
         // neighbours share one point; they are fine unless they fold back along each other
@@ -138,7 +139,10 @@ export function isCleanArea(loops: number[][], scratch: CleanAreaScratch = new C
   scratch.ensure(total);
   const { lo, span } = copyLoops(loops, scratch);
   if (!(span <= MAX_SPAN)) return false;
-  if (anyEdgesMeet(total, lo, scratch)) return false;
+  const meet = anyEdgesMeet(total, lo, scratch);
+  // many edges across the sweep (a spiral, rings): the grid test, which does not mind them
+  if (meet === 'crowded') return nestCleanLoops(loops) !== null;
+  if (meet) return false;
   // no edges meet, so each loop's first point is strictly inside or outside every other loop
   const box = scratch.box;
   for (let a = 0; a < loops.length; a++) {
