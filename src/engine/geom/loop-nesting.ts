@@ -70,6 +70,8 @@ class Scratch {
 }
 
 let shared: Scratch | null = null;
+/** Arrays for up to this many edges are kept between calls (a few MB); larger layers allocate their own. */
+const KEEP_SCRATCH_EDGES = 1 << 17;
 
 /** The loops' edges, flat: edge e runs from point e to point nxt[e] and belongs to loop loopOf[e]. */
 class FlatEdges {
@@ -229,7 +231,9 @@ export function nestCleanLoops(loops: readonly number[][]): LoopNesting | null {
     total += p.length >> 1;
   }
   if (total === 0) return null;
-  const edges = new FlatEdges(loops, total, (shared ??= new Scratch()));
+  // a layer of very many edges gets arrays of its own, so a long-lived worker does not keep them
+  const scratch = total <= KEEP_SCRATCH_EDGES ? (shared ??= new Scratch()) : new Scratch();
+  const edges = new FlatEdges(loops, total, scratch);
   if (!(edges.x1 - edges.x0 <= MAX_SPAN && edges.y1 - edges.y0 <= MAX_SPAN)) return null;
   const grid = new EdgeGrid(edges);
   if (anyEdgesMeet(grid)) return null;
