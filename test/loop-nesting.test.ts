@@ -142,3 +142,28 @@ test('a few loops too crowded for the pairwise sweep (a spiral strip of 40 turns
   const squeezed = loop.map((v, i) => (i < 2 * 96 ? v * 1.9 : v));
   assert.equal(isCleanArea([squeezed]), false);
 });
+
+test('degenerate loops (repeated points, spikes folding back, a loop touching itself) get the pairwise answer', () => {
+  const r = rng(77);
+  const cases: Loop[][] = [];
+  for (let k = 0; k < 200; k++) {
+    // a clean scene to spoil (few loops, so most scenes are)
+    let loops = scene(1000 + k, 3 + (k % 5), false);
+    for (let s = 1; !isCleanArea(loops); s++) loops = scene(1000 + k + 7919 * s, 3 + (k % 5), false);
+    const l = loops[k % loops.length];
+    const v = 2 * Math.floor(r() * (l.length / 2));
+    const kind = k % 4;
+    if (kind === 0) l.splice(v, 0, l[v], l[v + 1]); // a repeated point
+    if (kind === 1) l.splice(v + 2, 0, l[v] + 700, l[v + 1], l[v], l[v + 1]); // a spike out and back
+    if (kind === 2) l.splice(v + 2, 0, ...l.slice(0, 2)); // back to the first point: the loop touches itself
+    cases.push(loops);
+  }
+  let clean = 0;
+  for (const [k, loops] of cases.entries()) {
+    const ok = isCleanArea(loops);
+    assert.equal(nestCleanLoops(loops) !== null, ok, `case ${k}`);
+    if (ok) clean++;
+  }
+  // both answers occur
+  assert.ok(clean > 20 && clean < 180, `${clean} of ${cases.length} clean`);
+});
