@@ -78,6 +78,14 @@ describe('operations endpoints', () => {
     assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, '/oauth2/token');
     assert.deepEqual(doc.paths['/healthz'].get.security, [], 'public operations say so');
     assert.deepEqual(doc.paths['/metrics'].get.security, []);
+
+    // a generated client types a field it is not told is always there as optional: every object
+    // in every answer says which of its fields it always has
+    const unsaid = objectsWithoutRequired(doc);
+    assert.deepEqual(unsaid, [], 'response objects without `required`');
+    const progress = doc.paths['/v0.2/GetProgress'].post.responses['200'].content['application/json'].schema;
+    assert.deepEqual(progress.required, ['apiVersion', 'coreVersion', 'realvisionHtmlVersion', 'result']);
+    assert.deepEqual(progress.properties.result.required, ['progress', 'status'], 'a failed task\'s error is the one optional field');
   });
 
   test('a task start sent as text/plain is 415, as a form is', async () => {
@@ -147,3 +155,40 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ env: {}, configFile: file }), /unknown key 'prot'/);
   });
 });
+
+type JsonSchema = { $ref?: string; type?: string; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; oneOf?: JsonSchema[]; anyOf?: JsonSchema[]; allOf?: JsonSchema[] };
+
+/** Where in the document's answers an object with fields declares none of them required. */
+function objectsWithoutRequired(doc: {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }> }>>;
+  components: { schemas: Record<string, JsonSchema> };
+}): string[] {
+  const found: string[] = [];
+  const walk = (schema: JsonSchema, where: string, seen: ReadonlySet<string>): void => {
+    if (schema.$ref) {
+      const name = schema.$ref.split('/').pop()!;
+      if (seen.has(name)) return;
+      seen = new Set([...seen, name]);
+      schema = doc.components.schemas[name]!;
+      assert.ok(schema, `${where}: ${name} is defined`);
+    }
+    if (schema.type === 'object' && schema.properties && Object.keys(schema.properties).length && !schema.required?.length) found.push(where);
+    for (const [key, value] of Object.entries(schema.properties ?? {})) walk(value, `${where}.${key}`, seen);
+    if (schema.items) walk(schema.items, `${where}[]`, seen);
+    for (const list of [schema.oneOf, schema.anyOf, schema.allOf]) for (const [i, s] of (list ?? []).entries()) walk(s, `${where}/${i}`, seen);
+  };
+  let answers = 0;
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        for (const content of Object.values(response.content ?? {})) {
+          if (!content.schema) continue;
+          answers++;
+          walk(content.schema, `${method.toUpperCase()} ${path} ${status}`, new Set());
+        }
+      }
+    }
+  }
+  assert.ok(answers > 100, `the walk saw the answers (${answers})`);
+  return found;
+}

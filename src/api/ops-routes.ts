@@ -7,7 +7,7 @@ import { V1_SECURITY } from './schemas.js';
 
 export async function opsRoutes(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
   const { core } = opts;
-  const status = { type: 'object', properties: { status: { type: 'string' } } };
+  const status = { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] };
 
   app.get('/healthz', { schema: { summary: 'Liveness', tags: ['operations'], security: [], response: { 200: status } } }, async () => ({
     status: 'ok',

@@ -8,7 +8,7 @@ import { legacyProgress, printingInformation } from '../../service/legacy-task-v
 import { contentDisposition } from '../v1/output-routes.js';
 import { envelope } from './envelope.js';
 import { CONTENT_DISPOSITION } from '../schemas.js';
-import { RESULTS, TASK_ID_BODY, TASK_ID_QUERY, legacyRoute } from './schemas.js';
+import { RESULTS, TASK_ID_BODY, TASK_ID_QUERY, legacyRoute, type ResultSchema } from './schemas.js';
 import { taskIdOf } from './scope.js';
 
 // one per service core, shared by the versions, so a file fetched through v0.1 is gone for v0.2 too
@@ -43,7 +43,7 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
   };
 
   // the two readings also answer GET with ?taskid= (the id in the query, as DownloadFile takes it)
-  const reading = (url: string, summary: string, result: Record<string, unknown>, handler: (req: FastifyRequest) => Promise<unknown>) => {
+  const reading = (url: string, summary: string, result: ResultSchema, handler: (req: FastifyRequest) => Promise<unknown>) => {
     app.post(url, { schema: legacyRoute(tag, summary, result, { body: TASK_ID_BODY, querystring: TASK_ID_QUERY }), preValidation: bodyOptional }, handler);
     app.get(url, { schema: legacyRoute(tag, `${summary} (GET)`, result, { querystring: TASK_ID_QUERY }) }, handler);
   };
@@ -64,7 +64,7 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
 
   const downloadSchema = (method: 'GET' | 'POST') => {
     const summary = `Download the printer file of a finished task (once: the second call answers 404 URE006)${method === 'POST' ? ' (POST)' : ''}`;
-    const schema = legacyRoute(tag, summary, {}, { querystring: TASK_ID_QUERY, ...(method === 'POST' ? { body: TASK_ID_BODY } : {}) });
+    const schema = legacyRoute(tag, summary, { properties: {}, required: [] }, { querystring: TASK_ID_QUERY, ...(method === 'POST' ? { body: TASK_ID_BODY } : {}) });
     (schema.response as Record<number, unknown>)[200] = {
       description: 'the G-code or FCode file; Content-Disposition names it',
       headers: CONTENT_DISPOSITION,

@@ -15,42 +15,58 @@ const errorBody = {
         errorMessage: { type: 'string' },
         details: { type: 'object', additionalProperties: true },
       },
+      required: ['errorCode', 'errorMessage', 'details'],
     },
   },
+  required: ['apiVersion', 'statusCode', 'statusDescription', 'error'],
 } as const;
 
 const gatewayBody = {
   type: 'object',
   description: 'authentication failure, in the gateway shape',
   properties: { statusCode: { type: 'integer' }, message: { type: 'string' } },
+  required: ['statusCode', 'message'],
 } as const;
 
-export function envelopeOf(result: Record<string, unknown>) {
+/** A call's result: its fields, and those every answer has (what a generated client may rely on). */
+export interface ResultSchema {
+  properties: Record<string, unknown>;
+  required: string[];
+}
+
+export function envelopeOf(result: ResultSchema) {
   return {
     type: 'object',
     properties: {
       apiVersion: { type: 'string' },
       coreVersion: { type: 'string' },
       realvisionHtmlVersion: { type: 'string' },
-      result: { type: 'object', additionalProperties: true, properties: result },
+      result: { type: 'object', additionalProperties: true, properties: result.properties, required: result.required },
     },
+    required: ['apiVersion', 'coreVersion', 'realvisionHtmlVersion', 'result'],
   };
 }
 
 const str = { type: 'string' } as const;
 
+/** Every field of these results is always there, but a failed task's `error`. */
+const allOf = (properties: Record<string, unknown>): ResultSchema => ({ properties, required: Object.keys(properties) });
+
 export const RESULTS = {
-  activation: { activated: { ...str, description: '"true" (a string: clients compare it with "true")' } },
-  upload: { fileid: str, fileId: str, filename: str, fileName: str },
-  start: { taskid: str, taskId: str },
+  activation: allOf({ activated: { ...str, description: '"true" (a string: clients compare it with "true")' } }),
+  upload: allOf({ fileid: str, fileId: str, filename: str, fileName: str }),
+  start: allOf({ taskid: str, taskId: str }),
   progress: {
-    progress: { ...str, description: 'a number as a string: "0.42"; "1" when finished; "-1" when failed or cancelled' },
-    status: str,
-    error: { type: 'object', description: 'when failed: errorCode SF000 and what went wrong', additionalProperties: true },
+    properties: {
+      progress: { ...str, description: 'a number as a string: "0.42"; "1" when finished; "-1" when failed or cancelled' },
+      status: str,
+      error: { type: 'object', description: 'when failed: errorCode SF000 and what went wrong', additionalProperties: true },
+    },
+    required: ['progress', 'status'],
   },
-  information: { time: { ...str, description: 'h:mm:ss' }, length: { ...str, description: 'e.g. 3.58meters' }, weight: { ...str, description: 'e.g. 10.69grams' } },
-  cancel: { taskid: str, taskId: str, status: str },
-};
+  information: allOf({ time: { ...str, description: 'h:mm:ss' }, length: { ...str, description: 'e.g. 3.58meters' }, weight: { ...str, description: 'e.g. 10.69grams' } }),
+  cancel: allOf({ taskid: str, taskId: str, status: str }),
+} satisfies Record<string, ResultSchema>;
 
 /** A JSON body (any key casing) documented by its fields. */
 export function jsonBody(properties: Record<string, unknown>, required: string[] = []) {
@@ -67,7 +83,7 @@ export const TASK_ID_QUERY = {
   properties: { taskid: { type: 'string', description: 'the task id (any casing: taskId)' } },
 } as const;
 
-export function legacyRoute(tag: string, summary: string, result: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+export function legacyRoute(tag: string, summary: string, result: ResultSchema, extra: Record<string, unknown> = {}) {
   return {
     summary,
     tags: [tag],
