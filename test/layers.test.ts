@@ -252,6 +252,38 @@ test('finely tessellated outlines: whole-µm rounding makes no corners, real cor
   }
 });
 
+test('straight walls: every layer of a prism gets the same points, wherever the planes cut its side faces', async () => {
+  await initGeometry();
+  // Each side quad is two triangles sharing a diagonal; a plane crosses the diagonal at a point on the
+  // side, further along at each height. Such points lie on the outline's line, so they must not decide
+  // which points the simplification keeps: else every layer comes out a few µm different, and nothing
+  // that reuses a repeated layer (skin detection above all) ever sees one.
+  const ring = (cx: number, cy: number, r: number, n: number, phase: number): [number, number][] =>
+    Array.from({ length: n }, (_, k) => {
+      const a = phase + (2 * Math.PI * k) / n;
+      return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+    });
+  // a cylinder of 400 facets off the µm grid, and a plate with rounded corners of 24 facets each
+  const plate: [number, number][] = [];
+  const corner = [[1, 1], [-1, 1], [-1, -1], [1, -1]];
+  for (let q = 0; q < 4; q++) {
+    const [sx, sy] = corner[q];
+    for (let k = 0; k <= 24; k++) {
+      const a = (q * Math.PI) / 2 + (k * Math.PI) / 48;
+      plate.push([(90.1234 + sx * 15) * MM + 3 * MM * Math.cos(a), (120.4321 + sy * 8) * MM + 3 * MM * Math.sin(a)]);
+    }
+  }
+  const zs = Array.from({ length: 40 }, (_, k) => 100 + 200 * k + (k % 3) * 7.3);
+  for (const [name, outline] of [['cylinder', ring(110.0007 * MM, 109.9993 * MM, 12 * MM, 400, 0.01)], ['plate', plate]] as const) {
+    const layers = slice(prism(outline, 9 * MM), zs);
+    const first = JSON.stringify(layers[0]);
+    assert.equal(layers[0].length, 1, name);
+    assert.ok(layers[0][0].length >= 24, `${name}: ${layers[0][0].length / 2} points`);
+    const differing = layers.filter((l) => JSON.stringify(l) !== first).length;
+    assert.equal(differing, 0, `${name}: ${differing} of ${layers.length} layers differ from the first`);
+  }
+});
+
 test('clean-area check: only non-crossing, correctly nested loops skip the union', async () => {
   const { isCleanArea } = await import('../src/engine/geom/simple-area.js');
   const sq = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];

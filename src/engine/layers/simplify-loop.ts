@@ -12,6 +12,15 @@
 /** A turn sharper than this (cosine of 30°) makes a point a corner. */
 const CORNER_COS = Math.cos(Math.PI / 6);
 
+/**
+ * A point (before rounding) closer than this (µm) to the segment between its neighbours lies on it.
+ * Where a plane cuts a flat face made of several triangles, it crosses their shared edges at points
+ * that lie on the face's line exactly, bar floating-point error (~1e-10 µm), and slide along it from
+ * one layer to the next. Dropped, they leave the same points on every layer of a straight-walled
+ * part, so its layers repeat exactly. Points of a truly bent outline are farther off.
+ */
+const ON_CHORD_UM = 1e-3;
+
 /** Scratch arrays reused from loop to loop. */
 export class SimplifyScratch {
   /** the rounded points */
@@ -50,6 +59,55 @@ function roundUnique(src: Float64Array, from: number, to: number, p: Float64Arra
   }
   while (w >= 4 && p[0] === p[w - 2] && p[1] === p[w - 1]) w -= 2;
   return w >> 1;
+}
+
+/** Whether raw point i lies on the segment from raw point a to raw point b (see ON_CHORD_UM). */
+function onChord(raw: Float64Array, a: number, i: number, b: number): boolean {
+  const ax = raw[2 * a], ay = raw[2 * a + 1];
+  const ux = raw[2 * b] - ax, uy = raw[2 * b + 1] - ay;
+  const vx = raw[2 * i] - ax, vy = raw[2 * i + 1] - ay;
+  const len2 = ux * ux + uy * uy;
+  const along = ux * vx + uy * vy;
+  if (!(along > 0 && along < len2)) return false; // beyond an end: a spike, not a point on the way
+  const cross = ux * vy - uy * vx;
+  return cross * cross < ON_CHORD_UM * ON_CHORD_UM * len2;
+}
+
+/**
+ * Drops the points of a closed loop of n points that lie on the segment between their kept
+ * neighbours (ON_CHORD_UM), compacting p and raw in place; returns the new count.
+ */
+function dropOnChord(p: Float64Array, raw: Float64Array, n: number): number {
+  const move = (to: number, from: number) => {
+    p[2 * to] = p[2 * from];
+    p[2 * to + 1] = p[2 * from + 1];
+    raw[2 * to] = raw[2 * from];
+    raw[2 * to + 1] = raw[2 * from + 1];
+  };
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    move(w++, i);
+    // the point before the one just kept may now lie between its neighbours, and the one before it…
+    while (w >= 3 && onChord(raw, w - 3, w - 2, w - 1)) {
+      move(w - 2, w - 1);
+      w--;
+    }
+  }
+  // around the join: the last point (between its predecessor and the first) and the first (between
+  // the last and the second), until neither goes
+  for (let changed = true; changed && w > 3; ) {
+    changed = false;
+    if (onChord(raw, w - 2, w - 1, 0)) {
+      w--;
+      changed = true;
+    }
+    if (w > 3 && onChord(raw, w - 1, 0, 1)) {
+      for (let k = 1; k < w; k++) move(k - 1, k);
+      w--;
+      changed = true;
+    }
+  }
+  return w;
 }
 
 /** Marks the points where the outline turns sharply; returns the index of the first, or 0. */
@@ -126,7 +184,7 @@ function farthestReach(p: Float64Array, n: number, a: number, end: number, tol: 
 export function simplifyLoop(src: Float64Array, from: number, to: number, tolerance: number, s: SimplifyScratch): number[] {
   s.ensure((to - from) >> 1);
   const p = s.p;
-  const n = roundUnique(src, from, to, p, s.raw);
+  const n = dropOnChord(p, s.raw, roundUnique(src, from, to, p, s.raw));
   if (n < 3) return [];
   // start at a corner, so the loop's fixed first point is one that must stay anyway
   const first = markCorners(s.raw, n, s.corner);
