@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { initGeometry } from '../src/engine/geom/clipper.js';
 import { sliceMesh, type SliceReport } from '../src/engine/layers/index.js';
+import { simplifyLoop, SimplifyScratch } from '../src/engine/layers/simplify-loop.js';
 import { parseModel, meshBounds } from '../src/engine/mesh/index.js';
 import type { Mesh, Paths } from '../src/engine/types.js';
 import { box, squareTube, merge, signedVolume, area, MODELS_DIR, type TestMesh } from './mesh-fixtures.js';
@@ -282,6 +283,19 @@ test('straight walls: every layer of a prism gets the same points, wherever the 
     const differing = layers.filter((l) => JSON.stringify(l) !== first).length;
     assert.equal(differing, 0, `${name}: ${differing} of ${layers.length} layers differ from the first`);
   }
+});
+
+test('a point on the line of its neighbours but beyond them (a spike folding back) is kept', () => {
+  // (0,0) → (20,0) → (10,0) → (10,10) mm: the spike's tip lies on the line through its neighbours,
+  // not between them; dropping it would cut the spike off
+  const loop = Float64Array.from([0, 0, 20000, 0, 10000, 0, 10000, 10000]);
+  const out = simplifyLoop(loop, 0, loop.length, 12, new SimplifyScratch());
+  const points = new Set(Array.from({ length: out.length / 2 }, (_, i) => `${out[2 * i]},${out[2 * i + 1]}`));
+  assert.ok(points.has('20000,0'), `the tip stays: ${[...points].join(' ')}`);
+  // and a point between its neighbours on their line goes, however far from the simplification's reach
+  const onSide = Float64Array.from([0, 0, 7000.25, 0, 20000, 0, 20000, 20000]);
+  const kept = simplifyLoop(onSide, 0, onSide.length, 0.001, new SimplifyScratch());
+  assert.equal(kept.length, 6, `${kept.join(' ')}`);
 });
 
 test('clean-area check: only non-crossing, correctly nested loops skip the union', async () => {
