@@ -528,3 +528,26 @@ test('bridge lines: their own feature op after the plain skin, bridge fan around
   const decoded = decodePlans(encodePlans([plan]))[0];
   assert.deepEqual(decoded.ops.filter((o) => o.op === 'feature'), plan.ops.filter((o) => o.op === 'feature'));
 });
+
+test('packed plans read back layer by layer with reused move objects equal the plans packed', async () => {
+  const { encodePlans, packedPlanSource } = await import('../src/engine/plan/codec.js');
+  const s = settings({ zHop: 0.4, retractMinTravel: 0.5 });
+  // two layers of two islands each (travels between them, with a z-hop), then a smaller third
+  const plans = [0, 1, 2].map((i) => {
+    const islands = i < 2 ? [squareIsland(0, 0, 10000), squareIsland(20000, 0, 8000)] : [squareIsland(0, 0, 5000)];
+    return planLayer(layerOf(i, islands), s, ['m'], { x: 0, y: 0 }, 10).plan;
+  });
+  assert.ok(plans[0].ops.some((o) => o.op === 'travel' && o.z !== undefined), 'a lifted travel is among the ops');
+  const copies = plans.map((p) => structuredClone(p));
+  const source = packedPlanSource([encodePlans(plans)]);
+  const firstMoves: PlanOp[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const got = source.get(i);
+    // each layer as it was, read before the next one is asked for (a z-less travel has no z key)
+    assert.deepEqual(got, copies[i], `layer ${i}`);
+    firstMoves.push(got.ops.find((o) => o.op === 'extrude')!);
+  }
+  // the moves of each layer are the same objects, filled again: no garbage per move
+  assert.equal(firstMoves[1], firstMoves[0]);
+  assert.equal(firstMoves[2], firstMoves[0]);
+});

@@ -7,7 +7,10 @@ export interface PlanSource {
   readonly length: number;
   /** operations over all layers (sizes the move buffer) */
   readonly opCount: number;
-  /** layer `i`; the writer reads the layers in order, twice */
+  /**
+   * layer `i`; the writer reads the layers in order, twice. A plan (its ops) may be reused for the
+   * next layer asked for: it is valid until the next `get`.
+   */
   get(i: number): LayerPlan;
   /** the writer will not ask for layer `i` or any before it again */
   done?(i: number): void;

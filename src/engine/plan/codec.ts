@@ -120,13 +120,68 @@ export function addPrintedModels(e: EncodedPlans, into: Set<number>): void {
   }
 }
 
-/** One layer of the packed plans as op objects, so a reader can hold one layer at a time. */
-export function decodeLayer(e: EncodedPlans, layer: number): LayerPlan {
+type TravelOp = Extract<PlanOp, { op: 'travel' }>;
+type ExtrudeOp = Extract<PlanOp, { op: 'extrude' }>;
+
+/**
+ * Op objects kept from one decoded layer to the next: moves are nearly all of a print's ops, and a
+ * reader that holds one layer at a time (the G-code writer, which walks every layer twice) then
+ * makes no new object for them. Without it the walks made about a sixth of a large slice's garbage.
+ */
+export class OpPool {
+  private travels: TravelOp[] = [];
+  private lifts: TravelOp[] = [];
+  private extrudes: ExtrudeOp[] = [];
+  private used = [0, 0, 0];
+  private ops: PlanOp[] = [];
+
+  /** Makes the previous layer's objects free again; returns the array to fill (emptied). */
+  begin(): PlanOp[] {
+    this.used[0] = this.used[1] = this.used[2] = 0;
+    this.ops.length = 0;
+    return this.ops;
+  }
+
+  travel(x: number, y: number, speed: number): TravelOp {
+    const k = this.used[0]++;
+    const op = (this.travels[k] ??= { op: 'travel', x: 0, y: 0, speed: 0 });
+    op.x = x;
+    op.y = y;
+    op.speed = speed;
+    return op;
+  }
+
+  lift(x: number, y: number, z: number, speed: number): TravelOp {
+    const k = this.used[1]++;
+    const op = (this.lifts[k] ??= { op: 'travel', x: 0, y: 0, z: 0, speed: 0 });
+    op.x = x;
+    op.y = y;
+    op.z = z;
+    op.speed = speed;
+    return op;
+  }
+
+  extrude(x: number, y: number, e: number, speed: number): ExtrudeOp {
+    const k = this.used[2]++;
+    const op = (this.extrudes[k] ??= { op: 'extrude', x: 0, y: 0, e: 0, speed: 0 });
+    op.x = x;
+    op.y = y;
+    op.e = e;
+    op.speed = speed;
+    return op;
+  }
+}
+
+/**
+ * One layer of the packed plans as op objects, so a reader can hold one layer at a time. With a
+ * pool, the layer's moves are the pool's objects: valid until the pool decodes another layer.
+ */
+export function decodeLayer(e: EncodedPlans, layer: number, pool?: OpPool): LayerPlan {
   const { ints, floats: f } = e;
   const li = layer * 5;
   const first = e.layers[li + 3];
   const count = e.layers[li + 4];
-  const ops: PlanOp[] = new Array(count);
+  const ops: PlanOp[] = pool ? pool.begin() : [];
   for (let i = 0; i < count; i++) {
     const k = first + i;
     const code = ints[k * 3];
@@ -137,10 +192,11 @@ export function decodeLayer(e: EncodedPlans, layer: number): LayerPlan {
     const d = f[k * 2 + 1];
     switch (code & ~ODD) {
       case 0:
-        ops[i] = Number.isNaN(c) ? { op: 'travel', x: a, y: b, speed: d } : { op: 'travel', x: a, y: b, z: c, speed: d };
+        if (pool) ops.push(Number.isNaN(c) ? pool.travel(a, b, d) : pool.lift(a, b, c, d));
+        else ops.push(Number.isNaN(c) ? { op: 'travel', x: a, y: b, speed: d } : { op: 'travel', x: a, y: b, z: c, speed: d });
         break;
       case 1:
-        ops[i] = { op: 'extrude', x: a, y: b, e: c, speed: d };
+        ops.push(pool ? pool.extrude(a, b, c, d) : { op: 'extrude', x: a, y: b, e: c, speed: d });
         break;
       case 2: {
         const feature: PlanOp =
@@ -148,20 +204,20 @@ export function decodeLayer(e: EncodedPlans, layer: number): LayerPlan {
             ? { op: 'feature', type: FEATURES[a], model: b }
             : { op: 'feature', type: FEATURES[a], model: b, modelName: e.strings[c] };
         if (d === 1) feature.bridge = true;
-        ops[i] = feature;
+        ops.push(feature);
         break;
       }
       case 3:
-        ops[i] = { op: 'retract', length: c, speed: d };
+        ops.push({ op: 'retract', length: c, speed: d });
         break;
       case 4:
-        ops[i] = { op: 'unretract', length: c, speed: d };
+        ops.push({ op: 'unretract', length: c, speed: d });
         break;
       case 5:
-        ops[i] = { op: 'fan', percent: c };
+        ops.push({ op: 'fan', percent: c });
         break;
       default:
-        ops[i] = { op: 'comment', text: e.strings[c] };
+        ops.push({ op: 'comment', text: e.strings[c] });
     }
   }
   return { index: e.layers[li], z: e.layers[li + 1], height: e.layers[li + 2], ops };
@@ -199,13 +255,14 @@ export function packedPlanSource(packed: readonly EncodedPlans[]): PlanSource {
   while (length > 0 && !encodedLayerExtrudes(packed[part[length - 1]], local[length - 1])) length--;
   let opCount = 0;
   for (let i = 0; i < length; i++) opCount += encodedOpCount(packed[part[i]], local[i]);
+  const pool = new OpPool();
   return {
     length,
     opCount,
     get: (i) => {
       const e = parts[part[i]];
       if (!e) throw new Error(`layer ${i} was already let go`);
-      return decodeLayer(e, local[i]);
+      return decodeLayer(e, local[i], pool);
     },
     done: (i) => {
       for (let q = part[i] - 1; q >= 0 && parts[q] !== undefined; q--) parts[q] = undefined;
