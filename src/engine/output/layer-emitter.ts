@@ -109,7 +109,10 @@ export class LayerEmitter {
       if (retractsBeforeMoving(plan.ops)) this.pendingZ = plan.z;
       else this.moveZ(plan.z);
     }
-    for (const op of plan.ops) this.emitOp(op);
+    // an indexed loop: this runs once per layer, mostly before V8 optimises it, and there for…of
+    // makes an iterator result per op (a sixth of the writer's garbage on a 10-layer plate)
+    const ops = plan.ops;
+    for (let i = 0; i < ops.length; i++) this.emitOp(ops[i]!);
     if (L && this.activeObject >= 0) {
       L.push(`EXCLUDE_OBJECT_END NAME=${this.objectName(this.activeObject)}`);
     }

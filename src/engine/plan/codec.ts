@@ -46,7 +46,9 @@ export function encodePlans(plans: LayerPlan[]): EncodedPlans {
   };
   plans.forEach((p, li) => {
     layers.set([p.index, p.z, p.height, k, p.ops.length], li * 5);
-    for (const op of p.ops) {
+    const ops = p.ops;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
       switch (op.op) {
         case 'travel':
           put(0, op.x, op.y, op.z ?? NaN, op.speed);
