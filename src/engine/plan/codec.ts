@@ -134,19 +134,21 @@ export class OpPool {
   private travels: TravelOp[] = [];
   private lifts: TravelOp[] = [];
   private extrudes: ExtrudeOp[] = [];
-  private used = [0, 0, 0];
+  /** how many of each list the layer being decoded has used */
+  private nTravels = 0;
+  private nLifts = 0;
+  private nExtrudes = 0;
   private ops: PlanOp[] = [];
 
   /** Makes the previous layer's objects free again; returns the array to fill (emptied). */
   begin(): PlanOp[] {
-    this.used[0] = this.used[1] = this.used[2] = 0;
+    this.nTravels = this.nLifts = this.nExtrudes = 0;
     this.ops.length = 0;
     return this.ops;
   }
 
   travel(x: number, y: number, speed: number): TravelOp {
-    const k = this.used[0]++;
-    const op = (this.travels[k] ??= { op: 'travel', x: 0, y: 0, speed: 0 });
+    const op = (this.travels[this.nTravels++] ??= { op: 'travel', x: 0, y: 0, speed: 0 });
     op.x = x;
     op.y = y;
     op.speed = speed;
@@ -154,8 +156,7 @@ export class OpPool {
   }
 
   lift(x: number, y: number, z: number, speed: number): TravelOp {
-    const k = this.used[1]++;
-    const op = (this.lifts[k] ??= { op: 'travel', x: 0, y: 0, z: 0, speed: 0 });
+    const op = (this.lifts[this.nLifts++] ??= { op: 'travel', x: 0, y: 0, z: 0, speed: 0 });
     op.x = x;
     op.y = y;
     op.z = z;
@@ -164,8 +165,7 @@ export class OpPool {
   }
 
   extrude(x: number, y: number, e: number, speed: number): ExtrudeOp {
-    const k = this.used[2]++;
-    const op = (this.extrudes[k] ??= { op: 'extrude', x: 0, y: 0, e: 0, speed: 0 });
+    const op = (this.extrudes[this.nExtrudes++] ??= { op: 'extrude', x: 0, y: 0, e: 0, speed: 0 });
     op.x = x;
     op.y = y;
     op.e = e;
