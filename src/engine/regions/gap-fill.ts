@@ -61,9 +61,17 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
     const lines: ExtrusionPath[] = [];
     let covered = 0;
-    for (const part of cleanIslands(sliver)) {
+    const parts = cleanIslands(sliver);
+    for (const part of parts) {
       const closed = part.length > 1;
-      const line = closed ? part[0] : loopToLine(part[0]);
+      let line = closed ? part[0] : loopToLine(part[0]);
+      // a dab: the gap is about as long as it is wide (a pin, a cone's tip, the last square between
+      // walls), so its middle is nearly a point, and a line that short would carry a fifth of the
+      // plastic the gap holds (the extrusion is length × width)
+      if (!closed && parts.length === 1 && island.length === 1 && pathLength(line, false) < beadWidth) {
+        const dab = dabLine(island, area, beadWidth);
+        if (dab.length > 0) line = dab;
+      }
       if (line.length >= 4) {
         lines.push({ type: 'WALL-INNER', points: line, closed, width: Math.round(beadWidth), model: p.model });
         covered += (pathLength(line, closed) + (closed ? 0 : beadWidth)) * beadWidth;
@@ -84,6 +92,59 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     out.push(...lines);
   }
   return out;
+}
+
+/** A dab's gap is at most this many bead widths long. */
+const DAB_MAX_LENGTH = 2;
+
+/**
+ * The line for a dab: straight along the long side of the gap's smallest bounding rectangle, through
+ * its centre, as long as the gap's area over the bead's width (so that the bead carries the plastic
+ * the gap holds), though no longer than the rectangle. Empty for a gap more than DAB_MAX_LENGTH beads
+ * long, or one with next to nothing to carry. A square gap gets a line parallel to two of its
+ * sides, which a bead of about its width covers but for its corners (a diagonal line would leave four).
+ */
+export function dabLine(island: Paths, area: number, width: number): Path {
+  const outline = island[0];
+  const n = outline.length >> 1;
+  if (n < 3 || width <= 0) return [];
+  let best = Infinity;
+  let ux = 1, uy = 0, cu = 0, cv = 0, long = 0;
+  for (let i = 0; i < n; i++) {
+    const j = (i + 1) % n;
+    const dx = outline[2 * j] - outline[2 * i], dy = outline[2 * j + 1] - outline[2 * i + 1];
+    const len = Math.hypot(dx, dy);
+    if (len === 0) continue;
+    const ex = dx / len, ey = dy / len;
+    let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
+    for (let k = 0; k < n; k++) {
+      const x = outline[2 * k], y = outline[2 * k + 1];
+      const u = x * ex + y * ey, v = y * ex - x * ey;
+      if (u < minU) minU = u;
+      if (u > maxU) maxU = u;
+      if (v < minV) minV = v;
+      if (v > maxV) maxV = v;
+    }
+    const size = (maxU - minU) * (maxV - minV);
+    if (size >= best) continue;
+    best = size;
+    const alongEdge = maxU - minU >= maxV - minV;
+    // the rectangle's long side: along this edge or across it
+    ux = alongEdge ? ex : -ey;
+    uy = alongEdge ? ey : ex;
+    long = Math.max(maxU - minU, maxV - minV);
+    cu = (minU + maxU) / 2;
+    cv = (minV + maxV) / 2;
+    // the centre back in x, y (u along the edge, v across it)
+    const cx = cu * ex - cv * ey, cy = cu * ey + cv * ex;
+    cu = cx;
+    cv = cy;
+  }
+  // a gap much longer than the bead is wide is no dab (a band whose sliver is only its widest spot)
+  if (!(best < Infinity) || long > DAB_MAX_LENGTH * width) return [];
+  const half = Math.min(area / width, long) / 2;
+  if (half < 5) return [];
+  return [Math.round(cu - ux * half), Math.round(cv - uy * half), Math.round(cu + ux * half), Math.round(cv + uy * half)];
 }
 
 /** Share of a gap's area its sliver lines must cover before the medial axis is tried instead. */

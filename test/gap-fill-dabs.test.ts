@@ -1,0 +1,81 @@
+// Gap fill of a gap about as long as it is wide (the last square between a small pin's walls, a
+// cone's tip): its line must carry the plastic the gap holds. It used to follow the few-µm sliver
+// at the gap's middle, a line of 40–80 µm that carried a fifth of it, or a twentieth on a round tip.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { initGeometry } from '../src/engine/geom/clipper.js';
+import { pathLength } from '../src/engine/geom/path-math.js';
+import { dabLine, gapFillLines } from '../src/engine/regions/gap-fill.js';
+
+function square(cx: number, cy: number, side: number): number[] {
+  const h = side / 2;
+  return [cx - h, cy - h, cx + h, cy - h, cx + h, cy + h, cx - h, cy + h];
+}
+
+function circle(cx: number, cy: number, r: number, n: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(Math.round(cx + r * Math.cos((2 * Math.PI * i) / n)), Math.round(cy + r * Math.sin((2 * Math.PI * i) / n)));
+  return out;
+}
+
+/** Bead area (length × width) of all lines: what their extrusion carries per unit of layer height. */
+function carried(lines: { points: number[]; closed: boolean; width: number }[]): number {
+  return lines.reduce((sum, l) => sum + pathLength(l.points, l.closed) * l.width, 0);
+}
+
+test('a 0.4 mm square gap gets one line that carries its area, parallel to two of its sides', async () => {
+  await initGeometry();
+  const gap = square(5000, 7000, 400);
+  const lines = gapFillLines([gap], { width: 400, minWidth: 100, model: 0 });
+  assert.equal(lines.length, 1);
+  const [line] = lines;
+  assert.equal(line.closed, false);
+  assert.equal(line.points.length, 4);
+  const area = 400 * 400;
+  // within 10 % of the gap's area (the line stops at the square's sides: 400 µm at most)
+  assert.ok(Math.abs(carried(lines) - area) <= 0.1 * area, `carries ${carried(lines)} of ${area} µm²`);
+  // parallel to a side, through the centre
+  const [x0, y0, x1, y1] = line.points;
+  assert.ok(x0 === x1 || y0 === y1, `not parallel to a side: ${line.points}`);
+  assert.equal((x0 + x1) / 2, 5000);
+  assert.equal((y0 + y1) / 2, 7000);
+});
+
+test('a round gap (a cone tip inside its wall) gets a line that carries its area, inside the gap', async () => {
+  await initGeometry();
+  const r = 250;
+  const gap = circle(0, 0, r, 48);
+  const lines = gapFillLines([gap], { width: 400, minWidth: 100, model: 0 });
+  assert.equal(lines.length, 1);
+  const area = Math.PI * r * r;
+  assert.ok(Math.abs(carried(lines) - area) <= 0.1 * area, `carries ${carried(lines)} of ${area} µm²`);
+  for (let i = 0; i < lines[0].points.length; i += 2) assert.ok(Math.hypot(lines[0].points[i], lines[0].points[i + 1]) <= r);
+});
+
+test('a long strip keeps its line along the middle: the dab rule is for gaps about as long as wide', async () => {
+  await initGeometry();
+  const strip = [0, 0, 5000, 0, 5000, 300, 0, 300];
+  const lines = gapFillLines([strip], { width: 400, minWidth: 100, model: 0 });
+  assert.equal(lines.length, 1);
+  const len = pathLength(lines[0].points, false);
+  assert.ok(len > 4000 && len <= 5000, `line of ${len} µm`);
+  for (let i = 1; i < lines[0].points.length; i += 2) assert.ok(Math.abs(lines[0].points[i] - 150) <= 20);
+});
+
+test('dabLine: along the long side of the smallest bounding rectangle, never longer than it, only for a compact gap', () => {
+  // a 560 × 300 rectangle turned by 30°: the line runs along its 560 µm side
+  const a = Math.PI / 6;
+  const rect = [
+    [-280, -150], [280, -150], [280, 150], [-280, 150],
+  ].flatMap(([x, y]) => [Math.round(x * Math.cos(a) - y * Math.sin(a)), Math.round(x * Math.sin(a) + y * Math.cos(a))]);
+  const line = dabLine([rect], 560 * 300, 300);
+  const [x0, y0, x1, y1] = line;
+  const direction = ((Math.atan2(y1 - y0, x1 - x0) % Math.PI) + Math.PI) % Math.PI;
+  assert.ok(Math.abs(direction - a) < 0.01, `direction ${direction}, the long side's ${a}`);
+  assert.ok(Math.abs(Math.hypot(x1 - x0, y1 - y0) - 560) <= 2);
+  // a bead twice as wide needs only half the length
+  assert.ok(Math.abs(Math.hypot(...((l) => [l[2] - l[0], l[3] - l[1]])(dabLine([rect], 560 * 300, 600))) - 280) <= 2);
+  // nothing to carry, or a gap more than two beads long (no dab: its line follows its middle): no line
+  assert.deepEqual(dabLine([rect], 0, 300), []);
+  assert.deepEqual(dabLine([rect], 560 * 300, 250), []);
+});
