@@ -344,6 +344,37 @@ function queueContract(target: ContractTarget): void {
       await q.complete('r2', 'w');
     });
 
+    test("the line is fair between accounts: one account's many tasks do not hold up another's", async () => {
+      const q = h.s.queue;
+      const queue = async (id: string, account: string) => {
+        await h.s.metadata.insertTask(contractTask(id, account));
+        await q.enqueue(id);
+      };
+      const claimed = async (n: number) => {
+        const ids: string[] = [];
+        for (let i = 0; i < n; i++) {
+          const c = await q.claim('w', 60_000);
+          assert.ok(c, `claim ${i + 1} of ${n}`);
+          ids.push(c.taskId);
+          await q.complete(c.taskId, 'w');
+        }
+        return ids;
+      };
+      // one account queues five tasks, then another two: they alternate, each account in its own order
+      for (let i = 0; i < 5; i++) await queue(`flood-${i}`, 'acc-flood');
+      for (let i = 0; i < 2; i++) await queue(`other-${i}`, 'acc-other');
+      assert.deepEqual(await claimed(3), ['flood-0', 'other-0', 'flood-1']);
+      // an account that queued nothing so far starts now: after the turn in progress, not at the back
+      await queue('late-0', 'acc-late');
+      assert.deepEqual(await claimed(5), ['other-1', 'late-0', 'flood-2', 'flood-3', 'flood-4']);
+      // an account idle for a while has no credit saved up: its tasks alternate with the others' from
+      // now on (the first goes next, as the other account's last was just served)
+      for (let i = 5; i < 8; i++) await queue(`flood-${i}`, 'acc-flood');
+      for (let i = 2; i < 5; i++) await queue(`other-${i}`, 'acc-other');
+      assert.deepEqual(await claimed(6), ['other-2', 'flood-5', 'other-3', 'flood-6', 'other-4', 'flood-7']);
+      assert.equal(await q.depth(), 0);
+    });
+
     test('many claimers on two handles never get the same job', async () => {
       const q = h.s.queue;
       const peer = await h.peer();

@@ -11,6 +11,9 @@
 //    our client through its `db` option): a claimer that dies mid-claim rolls back and leaves the
 //    ticket waiting. Retry, release and lease recovery put the row back with a new ticket, at the
 //    front (priority 1) since the task was next in line before.
+//  - The line is fair between accounts, as in the embedded queue (sqlite-job-queue.ts says how): a
+//    new ticket's priority is minus its slot (pg-boss takes the highest priority first, then the
+//    oldest), and a claim moves the line's clock (queue_clock) to the claimed job's slot.
 //  - Lease deadlines use the database's clock, so machines whose clocks differ agree on expiry.
 //  - Heartbeat, complete, retry and release match on the owner: once a lease expired and was taken
 //    back, the old owner's calls change nothing (heartbeat answers false). `completeHeld` tells the
@@ -24,8 +27,10 @@ import { withTransaction } from './pg-pool.js';
 export const BOSS_QUEUE = 'stratum-tasks';
 /** an arbitrary constant naming "pg-boss is being started" among advisory locks */
 const BOSS_START_LOCK = 0x53544d42; // 'STMB'
-/** tickets of recovered, retried or released tasks go before new ones */
+/** tickets of recovered, retried or released tasks go before new ones (whose priority is -slot) */
 const FRONT = 1;
+/** pg-boss's priority is a 32-bit integer: slots beyond that share the last priority */
+const LOWEST_PRIORITY = -(2 ** 31 - 1);
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
 
@@ -103,7 +108,19 @@ export class PgJobQueue implements JobQueue {
         `INSERT INTO task_jobs (task_id, state, attempts) VALUES ($1, 'queued', 0) ON CONFLICT (task_id) DO NOTHING`,
         [taskId],
       );
-      if (r.rowCount) await this.issueTicket(c, taskId, 0);
+      if (!r.rowCount) return;
+      // the account's slot: its next one, or the line's "now" if that is later (an idle account)
+      const slot = await c.query<{ slot: string }>(
+        `INSERT INTO queue_accounts (account_id, next_slot)
+           VALUES (coalesce((SELECT account_id FROM tasks WHERE id = $1), ''), (SELECT slot FROM queue_clock) + 1)
+         ON CONFLICT (account_id) DO UPDATE
+           SET next_slot = greatest(queue_accounts.next_slot, (SELECT slot FROM queue_clock)) + 1
+         RETURNING next_slot - 1 AS slot`,
+        [taskId],
+      );
+      const n = Number(slot.rows[0]!.slot);
+      await c.query('UPDATE task_jobs SET slot = $2 WHERE task_id = $1', [taskId, n]);
+      await this.issueTicket(c, taskId, Math.max(-n, LOWEST_PRIORITY));
     });
   }
 
@@ -114,15 +131,17 @@ export class PgJobQueue implements JobQueue {
         const [ticket] = await this.boss.fetch<{ taskId: string }>(BOSS_QUEUE, { batchSize: 1, db: asBossDb(c) });
         if (!ticket) return null;
         await this.boss.complete(BOSS_QUEUE, ticket.id, { db: asBossDb(c) });
-        const r = await c.query<{ attempts: number }>(
+        const r = await c.query<{ attempts: number; slot: string }>(
           `UPDATE task_jobs SET state = 'leased', attempts = attempts + 1, ticket_id = NULL, lease_owner = $3,
              lease_until = clock_timestamp() + $4 * interval '1 millisecond'
            WHERE task_id = $1 AND state = 'queued' AND ticket_id = $2
-           RETURNING attempts`,
+           RETURNING attempts, slot`,
           [ticket.data.taskId, ticket.id, owner, leaseMs],
         );
         const row = r.rows[0];
-        return row ? { taskId: ticket.data.taskId, attempts: row.attempts } : ('stale' as const);
+        if (!row) return 'stale' as const;
+        await c.query('UPDATE queue_clock SET slot = greatest(slot, $1) WHERE id = 1', [row.slot]);
+        return { taskId: ticket.data.taskId, attempts: row.attempts };
       });
       if (out !== 'stale') return out;
     }

@@ -96,4 +96,21 @@ export const MIGRATIONS: readonly string[] = [
     until INTEGER NOT NULL
   );
   `,
+  // 3: a fair line between accounts (sqlite-job-queue.ts): each job's place in it (slot), each
+  // account's next slot, and the slot of the job claimed last. Jobs waiting at the upgrade keep
+  // their order, before any queued after it.
+  `
+  ALTER TABLE jobs ADD COLUMN slot INTEGER NOT NULL DEFAULT 0;
+  DROP INDEX jobs_ready;
+  CREATE INDEX jobs_ready ON jobs (state, slot, seq);
+  CREATE TABLE queue_accounts (
+    account_id TEXT PRIMARY KEY,
+    next_slot INTEGER NOT NULL
+  );
+  CREATE TABLE queue_clock (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    slot INTEGER NOT NULL
+  );
+  INSERT INTO queue_clock (id, slot) VALUES (1, 0);
+  `,
 ];

@@ -1,6 +1,12 @@
-// JobQueue on the embedded database: a jobs table with leases. A claim takes the oldest queued
-// job and stamps it with the owner and a lease deadline in one statement; a job whose owner died
-// (lease expired, or the embedded server restarted) goes back to the queue with its attempt count.
+// JobQueue on the embedded database: a jobs table with leases. A claim takes the first job in the
+// line and stamps it with the owner and a lease deadline in one statement; a job whose owner died
+// (lease expired, or the embedded server restarted) goes back to the front with its attempt count.
+//
+// The line is fair between accounts (start-time fair queuing): a job's slot is its account's next
+// slot, but never behind the slot of the job claimed last (the line's "now"). So an account's jobs
+// keep their order, one that queues a thousand tasks does not hold up another's next task behind
+// all of them (their jobs alternate, slot by slot), and an account that was idle starts at "now",
+// with no credit for the time it queued nothing. The account is the task's (tasks.account_id).
 import type { ClaimedJob, JobQueue, RecoveredJobs } from '../../service/ports.js';
 import type { SqliteDatabase } from './open-database.js';
 
@@ -9,15 +15,23 @@ export class SqliteJobQueue implements JobQueue {
 
   constructor(private readonly db: SqliteDatabase) {
     this.s = {
+      // the account's slot: its next one, or the line's "now" if that is later (an idle account)
+      takeSlot: db.prepare(
+        `INSERT INTO queue_accounts (account_id, next_slot)
+           VALUES (coalesce((SELECT account_id FROM tasks WHERE id = @task), ''), (SELECT slot FROM queue_clock) + 1)
+         ON CONFLICT (account_id) DO UPDATE SET next_slot = max(next_slot, (SELECT slot FROM queue_clock)) + 1
+         RETURNING next_slot - 1 AS slot`,
+      ),
       enqueue: db.prepare(
-        `INSERT INTO jobs (task_id, seq, state, attempts) VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM jobs), 'queued', 0)
-         ON CONFLICT (task_id) DO NOTHING`,
+        `INSERT INTO jobs (task_id, seq, slot, state, attempts)
+           VALUES (@task, (SELECT coalesce(max(seq), 0) + 1 FROM jobs), @slot, 'queued', 0)`,
       ),
       claim: db.prepare(
         `UPDATE jobs SET state = 'leased', attempts = attempts + 1, lease_owner = @owner, lease_until = @until
-         WHERE task_id = (SELECT task_id FROM jobs WHERE state = 'queued' ORDER BY seq LIMIT 1)
-         RETURNING task_id, attempts`,
+         WHERE task_id = (SELECT task_id FROM jobs WHERE state = 'queued' ORDER BY slot, seq LIMIT 1)
+         RETURNING task_id, attempts, slot`,
       ),
+      advanceClock: db.prepare('UPDATE queue_clock SET slot = max(slot, ?) WHERE id = 1'),
       heartbeat: db.prepare(
         `UPDATE jobs SET lease_until = ? WHERE task_id = ? AND state = 'leased' AND lease_owner = ?`,
       ),
@@ -35,24 +49,38 @@ export class SqliteJobQueue implements JobQueue {
       leasedNotBy: db.prepare(`SELECT task_id, attempts FROM jobs WHERE state = 'leased' AND lease_owner <> ?`),
       requeue: db.prepare(
         `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL,
-           seq = (SELECT coalesce(min(seq), 1) - 1 FROM jobs)
+           slot = (SELECT coalesce(min(slot), 0) - 1 FROM jobs), seq = (SELECT coalesce(min(seq), 1) - 1 FROM jobs)
          WHERE task_id = ?`,
       ),
       depth: db.prepare(`SELECT count(*) AS n FROM jobs WHERE state = 'queued'`),
       has: db.prepare('SELECT 1 FROM jobs WHERE task_id = ?'),
     };
+    const s = this.s;
+    this.enqueueTx = db.transaction((task: string) => {
+      // once only (a job already waiting or leased keeps its place, and its account's slots stay)
+      if (s.has.get(task) !== undefined) return;
+      const { slot } = s.takeSlot.get({ task }) as { slot: number };
+      s.enqueue.run({ task, slot });
+    });
+    this.claimTx = db.transaction((owner: string, until: number) => {
+      const r = s.claim.get({ owner, until }) as { task_id: string; attempts: number; slot: number } | undefined;
+      if (r) s.advanceClock.run(r.slot);
+      return r;
+    });
   }
 
+  private readonly enqueueTx: (task: string) => void;
+  private readonly claimTx: (owner: string, until: number) => { task_id: string; attempts: number; slot: number } | undefined;
+
   async enqueue(taskId: string): Promise<void> {
-    this.s.enqueue.run(taskId);
+    this.enqueueTx(taskId);
   }
 
   async claim(owner: string, leaseMs: number): Promise<ClaimedJob | null> {
-    const r = this.s.claim.get({ owner, until: Date.now() + leaseMs }) as
-      | { task_id: string; attempts: number }
-      | undefined;
+    const r = this.claimTx(owner, Date.now() + leaseMs);
     return r ? { taskId: r.task_id, attempts: r.attempts } : null;
   }
+
 
   async heartbeat(taskId: string, owner: string, leaseMs: number): Promise<boolean> {
     return this.s.heartbeat.run(Date.now() + leaseMs, taskId, owner).changes > 0;

@@ -2,6 +2,7 @@
 // never edit a migration that has shipped, add the next number.
 import * as m001 from './001-initial.js';
 import * as m002 from './002-download-claims.js';
+import * as m003 from './003-fair-queue.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, ...m001 },
   { version: 2, ...m002 },
+  { version: 3, ...m003 },
 ];
