@@ -79,6 +79,9 @@ test('ASCII STL errors name the problem', () => {
   badModel(() => parseModel(enc('solid empty\nendsolid empty\n'), 'e.stl'), /without any facets/);
   badModel(() => parseModel(enc(asciiStl(cubeTris).replace('vertex 10', 'vertex nan')), 'n.stl'), /'nan' on line \d+ is not a finite number/);
   badModel(() => parseModel(enc(asciiStl(cubeTris).replace('vertex 10', 'vertex 1e999')), 'n.stl'), /not a finite number/);
+  // a byte that would not show (a NUL, a control character, a stray UTF-8 byte) is named by its code
+  badModel(() => parseModel(enc(asciiStl(cubeTris).replace('vertex 10', 'vertex 1\u00000')), 'n.stl'), /'1\\x000' on line \d+ is not a finite number/);
+  badModel(() => parseModel(enc('v 0 0 0\nv 1 0 0.5\u00ff\nv 0 1 0\nf 1 2 3\n'), 's.obj'), /OBJ: vertex coordinate '0\.5\\xc3\\xbf' on line 2/);
   const cut = asciiStl(cubeTris);
   badModel(() => parseModel(enc(cut.slice(0, cut.indexOf('vertex', 200) + 9)), 't.stl'), /the file ends in the middle of a vertex on line \d+ \(is it truncated\?\)/);
 });

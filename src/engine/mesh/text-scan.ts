@@ -27,11 +27,16 @@ export function lineAt(bytes: Uint8Array, pos: number): number {
   return line;
 }
 
-/** The bytes [start, end) as a string (Latin-1), cut to `max` characters for messages. */
+/** The bytes [start, end) as a string for messages: printable ASCII as it is, other bytes as \xNN; cut to `max` bytes. */
 export function bytesToString(bytes: Uint8Array, start: number, end: number, max = 40): string {
   const e = Math.min(end, start + max);
   let s = '';
-  for (let i = start; i < e; i++) s += String.fromCharCode(bytes[i]);
+  // a byte outside printable ASCII (a NUL, a control character, half of a UTF-8 sequence) would be
+  // invisible or garbled in the message: it is shown as \xNN
+  for (let i = start; i < e; i++) {
+    const b = bytes[i];
+    s += b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+  }
   return end - start > max ? s + '…' : s;
 }
 
@@ -124,7 +129,8 @@ const LATIN1 = new TextDecoder('latin1');
  * with 66 zeros is still 1.
  */
 function slowNumber(bytes: Uint8Array, start: number, end: number): number {
-  // a short token character by character (cheaper than a decoder call), a long one in one go
+  // a short token character by character (cheaper than a decoder call), a long one in one go (a byte
+  // outside printable ASCII, which bytesToString spells \xNN, fails DECIMAL_TEXT either way)
   const s = end - start <= 64 ? bytesToString(bytes, start, end, 64) : LATIN1.decode(bytes.subarray(start, end));
   // Number('') is 0 and Number('0x10') is 16: neither is a coordinate
   if (!DECIMAL_TEXT.test(s) && !/^[+-]?(infinity|inf|nan)$/i.test(s)) return NaN;
