@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { initGeometry } from '../src/engine/geom/clipper.js';
 import { pathLength } from '../src/engine/geom/path-math.js';
 import { dabLine, gapFillLines } from '../src/engine/regions/gap-fill.js';
+import { computeWalls } from '../src/engine/regions/walls.js';
 
 function square(cx: number, cy: number, side: number): number[] {
   const h = side / 2;
@@ -78,4 +79,17 @@ test('dabLine: along the long side of the smallest bounding rectangle, never lon
   // nothing to carry, or a gap more than two beads long (no dab: its line follows its middle): no line
   assert.deepEqual(dabLine([rect], 0, 300), []);
   assert.deepEqual(dabLine([rect], 560 * 300, 250), []);
+});
+
+test('a 1 mm pin: the 0.2 mm hole its outer wall leaves in the middle is found and filled', async () => {
+  await initGeometry();
+  // the outer wall's centre line runs 0.3 mm from the centre and covers 0.1–0.5 mm; no second wall fits
+  const pin = circle(0, 0, 500, 64);
+  const r = computeWalls([pin], { width: 400, wallCount: 2, model: 0, minGapWidth: 100, gapFill: true });
+  assert.equal(r.walls.filter((loops) => loops.length > 0).length, 1, 'one wall');
+  assert.ok(r.gaps.length > 0, 'the middle is a gap (it was not looked for: less than half a line squared)');
+  const lines = gapFillLines(r.gaps, { width: 400, minWidth: 100, model: 0 });
+  assert.equal(lines.length, 1);
+  const area = Math.PI * 100 * 100;
+  assert.ok(carried(lines) >= 0.5 * area, `carries ${carried(lines)} of about ${area} µm²`);
 });
