@@ -145,3 +145,55 @@ test('skin detection intersects a run of layers once for the layer below it and 
   covers.common(run);
   assert.equal(covers.hits, 1);
 });
+
+test('plans of repeated layers are reused, lifted to their height, equal to planning them', async () => {
+  await initGeometry();
+  const { RepeatedLayerPlanner } = await import('../src/engine/plan/repeated-layers.js');
+  const { planLayer, defaultSeamTarget } = await import('../src/engine/plan/index.js');
+  // z-hop on: reused travels must be lifted to the new layer's height, not the old one's
+  const s = defaultSettings({ zHop: 0.4, fanFullLayer: 3 });
+  const opts = { seamTarget: defaultSeamTarget(s) };
+  const hole = holeCW(8000, 8000, 4000);
+  const wall = (points: number[]) => ({ type: 'WALL-OUTER' as const, points, closed: true, width: 400, model: 0 });
+  const line = (points: number[]) => ({ type: 'FILL' as const, points, closed: false, width: 400, model: 0 });
+  // a plate with a hole (travels comb or hop round it), its sparse infill turning every other layer
+  const layer = (index: number) => ({
+    index,
+    z: 200 * index + 200,
+    height: 200,
+    extras: [],
+    islands: [
+      {
+        model: 0,
+        outline: [square(0, 0, 20000), hole],
+        combArea: [square(200, 200, 19600), holeCW(7800, 7800, 4400)],
+        walls: [[wall(square(200, 200, 19600)), wall(holeCW(7800, 7800, 4400))]],
+        gapFill: [],
+        skin: [],
+        infill:
+          index % 2 === 0
+            ? [line([1000, 3000, 19000, 3000]), line([19000, 15000, 1000, 15000]), line([1000, 17000, 6000, 17000])]
+            : [line([3000, 1000, 3000, 19000]), line([15000, 19000, 15000, 1000]), line([17000, 1000, 17000, 6000])],
+        hasSkin: false,
+        skinArea: [],
+      },
+    ],
+  });
+  const planner = new RepeatedLayerPlanner(s, ['plate'], 12, opts);
+  let cached: { x: number; y: number } | null = null;
+  let direct: { x: number; y: number } | null = null;
+  let liftedHops = 0;
+  for (let i = 0; i < 12; i++) {
+    const before = planner.reused;
+    const a = planner.plan(layer(i), cached);
+    const b = planLayer(layer(i), s, ['plate'], direct, 12, opts);
+    assert.deepEqual(a.plan, b.plan, `layer ${i}`);
+    assert.deepEqual(a.end, b.end);
+    if (planner.reused > before) liftedHops += a.plan.ops.filter((o) => o.op === 'travel' && o.z !== undefined && o.z > a.plan.z).length;
+    cached = a.end;
+    direct = b.end;
+  }
+  // layers 0–2 differ (first-layer speeds, the fan's ramp); from there every other layer repeats
+  assert.ok(planner.reused >= 6, `${planner.reused} of 12 layers reused`);
+  assert.ok(liftedHops > 0, 'reused layers hop, at their own height');
+});

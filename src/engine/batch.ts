@@ -18,7 +18,8 @@ import { brim } from './adhesion/brim.js';
 import { raftLayerPaths } from './adhesion/raft.js';
 import type { SupportLayer } from './support/areas.js';
 import { supportPaths } from './support/paths.js';
-import { planLayer, defaultSeamTarget } from './plan/index.js';
+import { defaultSeamTarget } from './plan/index.js';
+import { RepeatedLayerPlanner } from './plan/repeated-layers.js';
 import type { LayerPlan } from './plan/types.js';
 import { encodePlans, type EncodedPlans } from './plan/codec.js';
 
@@ -141,6 +142,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     }
   };
   const opts = { seamTarget: defaultSeamTarget(s) };
+  const planner = new RepeatedLayerPlanner(s, b.modelNames, b.specs.length, opts);
   // where the start G-code left the nozzle (a purge line, a park point) is not known, and a batch
   // after the first does not know where the previous layer ended: null lets the planner retract and
   // go straight to its first path (a z-hop lifts on the way there, not at a made-up point)
@@ -181,7 +183,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
     const chunkPlans: LayerPlan[] = options.onChunk ? [] : plans;
     for (const layer of regions) {
       throwIfAborted(signal);
-      const { plan, end } = planLayer(layer, s, b.modelNames, pos, b.specs.length, opts);
+      const { plan, end } = planner.plan(layer, pos);
       chunkPlans.push(plan);
       pos = end;
       onLayer?.();
