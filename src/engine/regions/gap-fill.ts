@@ -94,8 +94,10 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
   return out;
 }
 
-/** A dab's gap is at most this many bead widths long. */
+/** A dab's gap is at most this many bead widths long, */
 const DAB_MAX_LENGTH = 2;
+/** and its outline has at most this many points. */
+const DAB_MAX_POINTS = 256;
 
 /**
  * The line for a dab: straight along the long side of the gap's smallest bounding rectangle, through
@@ -107,14 +109,17 @@ const DAB_MAX_LENGTH = 2;
 export function dabLine(island: Paths, area: number, width: number): Path {
   const outline = island[0];
   const n = outline.length >> 1;
-  if (n < 3 || width <= 0) return [];
+  // a gap of hundreds of points is no small square or circle (and each edge is tried against all points)
+  if (n < 3 || n > DAB_MAX_POINTS || width <= 0) return [];
   let best = Infinity;
-  let ux = 1, uy = 0, cu = 0, cv = 0, long = 0;
+  // the smallest rectangle's long-side direction, length and centre
+  let dirX = 1, dirY = 0, long = 0, centreX = 0, centreY = 0;
   for (let i = 0; i < n; i++) {
     const j = (i + 1) % n;
     const dx = outline[2 * j] - outline[2 * i], dy = outline[2 * j + 1] - outline[2 * i + 1];
     const len = Math.hypot(dx, dy);
     if (len === 0) continue;
+    // u along this edge, v across it
     const ex = dx / len, ey = dy / len;
     let minU = Infinity, maxU = -Infinity, minV = Infinity, maxV = -Infinity;
     for (let k = 0; k < n; k++) {
@@ -129,22 +134,21 @@ export function dabLine(island: Paths, area: number, width: number): Path {
     if (size >= best) continue;
     best = size;
     const alongEdge = maxU - minU >= maxV - minV;
-    // the rectangle's long side: along this edge or across it
-    ux = alongEdge ? ex : -ey;
-    uy = alongEdge ? ey : ex;
+    dirX = alongEdge ? ex : -ey;
+    dirY = alongEdge ? ey : ex;
     long = Math.max(maxU - minU, maxV - minV);
-    cu = (minU + maxU) / 2;
-    cv = (minV + maxV) / 2;
-    // the centre back in x, y (u along the edge, v across it)
-    const cx = cu * ex - cv * ey, cy = cu * ey + cv * ex;
-    cu = cx;
-    cv = cy;
+    const cu = (minU + maxU) / 2, cv = (minV + maxV) / 2;
+    centreX = cu * ex - cv * ey;
+    centreY = cu * ey + cv * ex;
   }
   // a gap much longer than the bead is wide is no dab (a band whose sliver is only its widest spot)
   if (!(best < Infinity) || long > DAB_MAX_LENGTH * width) return [];
   const half = Math.min(area / width, long) / 2;
   if (half < 5) return [];
-  return [Math.round(cu - ux * half), Math.round(cv - uy * half), Math.round(cu + ux * half), Math.round(cv + uy * half)];
+  return [
+    Math.round(centreX - dirX * half), Math.round(centreY - dirY * half),
+    Math.round(centreX + dirX * half), Math.round(centreY + dirY * half),
+  ];
 }
 
 /** Share of a gap's area its sliver lines must cover before the medial axis is tried instead. */
