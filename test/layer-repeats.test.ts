@@ -179,14 +179,17 @@ test('plans of repeated layers are reused, lifted to their height, equal to plan
       },
     ],
   });
-  const planner = new RepeatedLayerPlanner(s, ['plate'], 12, opts);
+  // travel counts too: a reused layer counts its travels again
+  const counted = { straight: 0, combed: 0, retracted: 0 };
+  const countedDirect = { straight: 0, combed: 0, retracted: 0 };
+  const planner = new RepeatedLayerPlanner(s, ['plate'], 12, { ...opts, travelStats: counted });
   let cached: { x: number; y: number } | null = null;
   let direct: { x: number; y: number } | null = null;
   let liftedHops = 0;
   for (let i = 0; i < 12; i++) {
     const before = planner.reused;
     const a = planner.plan(layer(i), cached);
-    const b = planLayer(layer(i), s, ['plate'], direct, 12, opts);
+    const b = planLayer(layer(i), s, ['plate'], direct, 12, { ...opts, travelStats: countedDirect });
     assert.deepEqual(a.plan, b.plan, `layer ${i}`);
     assert.deepEqual(a.end, b.end);
     if (planner.reused > before) liftedHops += a.plan.ops.filter((o) => o.op === 'travel' && o.z !== undefined && o.z > a.plan.z).length;
@@ -196,4 +199,6 @@ test('plans of repeated layers are reused, lifted to their height, equal to plan
   // layers 0–2 differ (first-layer speeds, the fan's ramp); from there every other layer repeats
   assert.ok(planner.reused >= 6, `${planner.reused} of 12 layers reused`);
   assert.ok(liftedHops > 0, 'reused layers hop, at their own height');
+  assert.deepEqual(counted, countedDirect);
+  assert.ok(counted.straight + counted.combed + counted.retracted > 12, 'travels were counted');
 });

@@ -42,27 +42,24 @@ export class RepeatedLayerPlanner {
     for (const p of this.recent) {
       if (p.hash === hash && p.context === context && samePoint(p.start, start) && sameLayer(p.layer, layer)) {
         this.reused++;
-        const stats = this.options.travelStats;
-        if (stats && p.travel) {
-          stats.straight += p.travel.straight;
-          stats.combed += p.travel.combed;
-          stats.retracted += p.travel.retracted;
-        }
+        if (this.options.travelStats && p.travel) addTravelStats(this.options.travelStats, p.travel);
         return { plan: lifted(p.plan, layer), end: p.end };
       }
     }
+    // the layer's own travel counts are kept with its plan, to be counted again when it is reused
     const travel = this.options.travelStats ? { straight: 0, combed: 0, retracted: 0 } : undefined;
     const planned = planLayer(layer, this.s, this.modelNames, start, this.layerCount, travel ? { ...this.options, travelStats: travel } : this.options);
-    if (travel) {
-      const stats = this.options.travelStats!;
-      stats.straight += travel.straight;
-      stats.combed += travel.combed;
-      stats.retracted += travel.retracted;
-    }
+    if (travel) addTravelStats(this.options.travelStats!, travel);
     this.recent.unshift({ hash, context, start, layer, plan: planned.plan, end: planned.end, ...(travel ? { travel } : {}) });
     if (this.recent.length > RECENT) this.recent.pop();
     return planned;
   }
+}
+
+function addTravelStats(into: TravelStats, from: TravelStats): void {
+  into.straight += from.straight;
+  into.combed += from.combed;
+  into.retracted += from.retracted;
 }
 
 /**
