@@ -373,6 +373,16 @@ function queueContract(target: ContractTarget): void {
       for (let i = 2; i < 5; i++) await queue(`other-${i}`, 'acc-other');
       assert.deepEqual(await claimed(6), ['other-2', 'flood-5', 'other-3', 'flood-6', 'other-4', 'flood-7']);
       assert.equal(await q.depth(), 0);
+
+      // an account that cancels what it queued gets those turns back: its next task is not queued
+      // behind the slots of tasks that will never run
+      for (let i = 0; i < 5; i++) await queue(`gone-${i}`, 'acc-cancels');
+      for (let i = 0; i < 5; i++) await q.remove(`gone-${i}`);
+      for (let i = 5; i < 9; i++) await queue(`other-${i}`, 'acc-other');
+      await queue('gone-5', 'acc-cancels');
+      assert.deepEqual(await claimed(3), ['other-5', 'gone-5', 'other-6']);
+      assert.deepEqual(await claimed(2), ['other-7', 'other-8']);
+      assert.equal(await q.depth(), 0);
     });
 
     test('many claimers on two handles never get the same job', async () => {

@@ -13,7 +13,8 @@
 //    front (priority 1) since the task was next in line before.
 //  - The line is fair between accounts, as in the embedded queue (sqlite-job-queue.ts says how): a
 //    new ticket's priority is minus its slot (pg-boss takes the highest priority first, then the
-//    oldest), and a claim moves the line's clock (queue_clock) to the claimed job's slot.
+//    oldest), and a claim moves the line's clock (queue_clock) to the claimed job's slot. A removed
+//    (cancelled) task gives its account's unused slots back.
 //  - Lease deadlines use the database's clock, so machines whose clocks differ agree on expiry.
 //  - Heartbeat, complete, retry and release match on the owner: once a lease expired and was taken
 //    back, the old owner's calls change nothing (heartbeat answers false). `completeHeld` tells the
@@ -211,9 +212,33 @@ export class PgJobQueue implements JobQueue {
       const r = await c.query<{ ticket_id: string | null }>('DELETE FROM task_jobs WHERE task_id = $1 RETURNING ticket_id', [
         taskId,
       ]);
+      if (!r.rowCount) return;
       const ticket = r.rows[0]?.ticket_id;
       if (ticket) await this.boss.deleteJob(BOSS_QUEUE, ticket, { db: asBossDb(c) });
+      await this.giveSlotsBack(c, taskId);
     });
+  }
+
+  /**
+   * The removed task's account gets its unused slots back (as in the embedded queue): its next slot
+   * becomes one past its last job still in the line. The account's row is locked first, so that an
+   * enqueue of the same account in flight commits before the next statement (a new snapshot under
+   * READ COMMITTED) looks for the account's last job.
+   */
+  private async giveSlotsBack(c: Queryable, taskId: string): Promise<void> {
+    const acc = await c.query<{ account_id: string }>(
+      `SELECT account_id FROM queue_accounts
+       WHERE account_id = coalesce((SELECT account_id FROM tasks WHERE id = $1), '') FOR UPDATE`,
+      [taskId],
+    );
+    const account = acc.rows[0]?.account_id;
+    if (account === undefined) return;
+    await c.query(
+      `UPDATE queue_accounts SET next_slot = least(next_slot, coalesce(
+         (SELECT max(j.slot) + 1 FROM task_jobs j JOIN tasks t ON t.id = j.task_id WHERE t.account_id = $1), 0))
+       WHERE account_id = $1`,
+      [account],
+    );
   }
 
   /**

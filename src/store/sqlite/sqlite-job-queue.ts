@@ -7,6 +7,9 @@
 // keep their order, one that queues a thousand tasks does not hold up another's next task behind
 // all of them (their jobs alternate, slot by slot), and an account that was idle starts at "now",
 // with no credit for the time it queued nothing. The account is the task's (tasks.account_id).
+// A removed job (a cancelled task) gives its account's unused slots back: the account's next slot
+// becomes one past its last job still in the line, so cancelling a batch does not leave the account
+// queuing behind the slots of tasks that will never run.
 import type { ClaimedJob, JobQueue, RecoveredJobs } from '../../service/ports.js';
 import type { SqliteDatabase } from './open-database.js';
 
@@ -45,6 +48,12 @@ export class SqliteJobQueue implements JobQueue {
          WHERE task_id = ? AND state = 'leased' AND lease_owner = ?`,
       ),
       remove: db.prepare('DELETE FROM jobs WHERE task_id = ?'),
+      accountOf: db.prepare(`SELECT coalesce((SELECT account_id FROM tasks WHERE id = ?), '') AS account`),
+      giveSlotsBack: db.prepare(
+        `UPDATE queue_accounts SET next_slot = min(next_slot, coalesce(
+           (SELECT max(j.slot) + 1 FROM jobs j JOIN tasks t ON t.id = j.task_id WHERE t.account_id = @account), 0))
+         WHERE account_id = @account`,
+      ),
       expired: db.prepare(`SELECT task_id, attempts FROM jobs WHERE state = 'leased' AND lease_until <= ?`),
       leasedNotBy: db.prepare(`SELECT task_id, attempts FROM jobs WHERE state = 'leased' AND lease_owner <> ?`),
       requeue: db.prepare(
@@ -62,6 +71,11 @@ export class SqliteJobQueue implements JobQueue {
       const { slot } = s.takeSlot.get({ task }) as { slot: number };
       s.enqueue.run({ task, slot });
     });
+    this.removeTx = db.transaction((task: string) => {
+      if (s.remove.run(task).changes === 0) return;
+      const { account } = s.accountOf.get(task) as { account: string };
+      s.giveSlotsBack.run({ account });
+    });
     this.claimTx = db.transaction((owner: string, until: number) => {
       const r = s.claim.get({ owner, until }) as { task_id: string; attempts: number; slot: number } | undefined;
       if (r) s.advanceClock.run(r.slot);
@@ -70,6 +84,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   private readonly enqueueTx: (task: string) => void;
+  private readonly removeTx: (task: string) => void;
   private readonly claimTx: (owner: string, until: number) => { task_id: string; attempts: number; slot: number } | undefined;
 
   async enqueue(taskId: string): Promise<void> {
@@ -99,7 +114,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async remove(taskId: string): Promise<void> {
-    this.s.remove.run(taskId);
+    this.removeTx(taskId);
   }
 
   async recoverExpired(now: number, maxAttempts: number): Promise<RecoveredJobs> {
