@@ -11,6 +11,7 @@ import type { CombRegion } from './comb.js';
 import { LayerOps } from './layer-ops.js';
 import { orderLoops, orderMonotonic, orderNearest, visitStart, type Visit } from './order.js';
 import { wallVisits } from './walls.js';
+import { solidClusters } from './solid-clusters.js';
 import { beadArea, filamentPerUm3, freeSidesOf, layerHeightUm, pathSpeed, travelSpeed, type BeadContext, type PathRole } from './flow.js';
 import { TravelPlanner, type TravelStats } from './travel.js';
 import { capExtrusionSpeed, fanPercent, minLayerTimeCap } from './cooling.js';
@@ -196,16 +197,43 @@ export function planLayer(
     const skin = printable(isl.skin);
     const bridges = skin.some((p) => p.bridge) ? skin.filter((p) => p.bridge) : [];
     const plainSkin = bridges.length ? skin.filter((p) => !p.bridge) : skin;
+    const gaps = printable(isl.gapFill);
+    const printGaps = (paths: ExtrusionPath[]) => print(orderNearest(paths, ops.x, ops.y), 'gap', region, bead);
+    const printSkin = (paths: ExtrusionPath[]) => print((s.monotonicSkin ? orderMonotonic : orderNearest)(paths, ops.x, ops.y), 'skin', region);
     const steps: Array<() => void> = [
       () => print(wallVisits(walls, s.outerWallFirst, seam, ops.x, ops.y), 'wall', region, bead),
-      () => print(orderNearest(printable(isl.gapFill), ops.x, ops.y), 'gap', region, bead),
-      () => print((s.monotonicSkin ? orderMonotonic : orderNearest)(plainSkin, ops.x, ops.y), 'skin', region),
+      () => printGapsAndSkin(gaps, plainSkin, printGaps, printSkin),
       () => printBridges(bridges, isl.model, region),
     ];
     const infill = () => print(orderNearest(printable(isl.infill), ops.x, ops.y), 'infill', region);
     if (s.infillBeforeWalls) steps.unshift(infill);
     else steps.push(infill);
     for (const step of steps) step();
+  }
+
+  /**
+   * Gap fill, then skin; where both lie in several places apart (solid-clusters.ts), place by
+   * place, nearest first, each place's gap fill before its skin.
+   */
+  function printGapsAndSkin(
+    gaps: ExtrusionPath[],
+    skin: ExtrusionPath[],
+    printGaps: (paths: ExtrusionPath[]) => void,
+    printSkin: (paths: ExtrusionPath[]) => void,
+  ): void {
+    const clusters = gaps.length > 0 && skin.length > 0 ? solidClusters(gaps, skin, s.lineWidth * 1000) : [];
+    if (clusters.length <= 1) {
+      printGaps(gaps);
+      printSkin(skin);
+      return;
+    }
+    const grid = new BoxGrid(clusters.map((c) => c.box));
+    const score = (k: number) => boxDistance(grid.boxes[k], ops.x, ops.y);
+    for (let k = grid.nearest(ops.x, ops.y, score); k >= 0; k = grid.nearest(ops.x, ops.y, score)) {
+      grid.remove(k);
+      if (clusters[k].gaps.length) printGaps(clusters[k].gaps);
+      if (clusters[k].skin.length) printSkin(clusters[k].skin);
+    }
   }
 
   const cap = minLayerTimeCap(ops.extrudedBySpeed, ops.otherTime, s);

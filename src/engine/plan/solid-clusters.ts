@@ -1,0 +1,84 @@
+// An island's gap fill and skin grouped by where they lie, so the planner can print each place's
+// gap fill and skin together. Printed as two whole steps (all gap fill nearest-first, then all skin),
+// an island with a gap and a skin patch at each of two far ends sends the nozzle across twice more
+// than needed: gap fill here, gap fill there, skin there, skin here (a hollow part's ends, where the
+// walls of a narrowing leave both; 3 of 4 long travels per part on the bridging plate at 0 % infill).
+import type { ExtrusionPath } from '../types.js';
+import type { Box } from './box-grid.js';
+
+/** One place's gap fill and skin, with the box around them. */
+export interface SolidCluster {
+  gaps: ExtrusionPath[];
+  skin: ExtrusionPath[];
+  box: Box;
+}
+
+function boxOf(p: ExtrusionPath): [number, number, number, number] {
+  const pts = p.points;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < pts.length; i += 2) {
+    const x = pts[i], y = pts[i + 1];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  return [x0, y0, x1, y1];
+}
+
+function root(parent: Int32Array, i: number): number {
+  while (parent[i] !== i) {
+    parent[i] = parent[parent[i]];
+    i = parent[i];
+  }
+  return i;
+}
+
+/**
+ * Groups the paths whose boxes, grown by `reach` µm on every side, overlap, directly or through a
+ * chain of others (neighbouring skin lines lie one line width apart, so one skin patch is one
+ * group). Boxes are a coarse measure: far apart paths whose boxes overlap (long diagonal lines)
+ * stay together, which only leaves their order as it was. Groups come in the order of their first
+ * path, gap fill before skin; each keeps its paths in their given order.
+ */
+export function solidClusters(gaps: ExtrusionPath[], skin: ExtrusionPath[], reach: number): SolidCluster[] {
+  const paths = [...gaps, ...skin];
+  const n = paths.length;
+  const boxes = paths.map(boxOf);
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  // sweep along x: a box meets only the boxes whose x range it overlaps
+  const byX = Array.from({ length: n }, (_, i) => i).sort((a, b) => boxes[a][0] - boxes[b][0]);
+  let active: number[] = [];
+  for (const i of byX) {
+    const b = boxes[i];
+    const x0 = b[0] - 2 * reach;
+    active = active.filter((k) => boxes[k][2] >= x0);
+    for (const k of active) {
+      const c = boxes[k];
+      if (c[1] - reach <= b[3] + reach && b[1] - reach <= c[3] + reach) {
+        const ri = root(parent, i), rk = root(parent, k);
+        if (ri !== rk) parent[Math.max(ri, rk)] = Math.min(ri, rk);
+      }
+    }
+    active.push(i);
+  }
+  const at = new Map<number, SolidCluster>();
+  const out: SolidCluster[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = root(parent, i);
+    let c = at.get(r);
+    if (!c) {
+      c = { gaps: [], skin: [], box: [Infinity, Infinity, -Infinity, -Infinity] };
+      at.set(r, c);
+      out.push(c);
+    }
+    (i < gaps.length ? c.gaps : c.skin).push(paths[i]);
+    const b = boxes[i], cb = c.box as [number, number, number, number];
+    cb[0] = Math.min(cb[0], b[0]);
+    cb[1] = Math.min(cb[1], b[1]);
+    cb[2] = Math.max(cb[2], b[2]);
+    cb[3] = Math.max(cb[3], b[3]);
+  }
+  return out;
+}
