@@ -43,6 +43,9 @@ function standInStart(layer: LayerRegions): { x: number; y: number } {
   return p && p.length >= 2 ? { x: p[0], y: p[1] } : { x: 0, y: 0 };
 }
 
+/** An island's gap fill and skin are grouped by place (solid-clusters.ts) up to this many paths. */
+const MAX_CLUSTERED_PATHS = 4096;
+
 /** Open lines grouped by their direction (whole degrees, either way along): one group per bridge. */
 function byDirection(lines: ExtrusionPath[]): ExtrusionPath[][] {
   const groups = new Map<number, ExtrusionPath[]>();
@@ -221,7 +224,10 @@ export function planLayer(
     printGaps: (paths: ExtrusionPath[]) => void,
     printSkin: (paths: ExtrusionPath[]) => void,
   ): void {
-    const clusters = gaps.length > 0 && skin.length > 0 ? solidClusters(gaps, skin, s.lineWidth * 1000) : [];
+    // (boxes that all overlap, such as long diagonal skin lines, make the grouping quadratic: a
+    // layer with more paths than this keeps the plain order)
+    const n = gaps.length + skin.length;
+    const clusters = gaps.length > 0 && skin.length > 0 && n <= MAX_CLUSTERED_PATHS ? solidClusters(gaps, skin, s.lineWidth * 1000) : [];
     if (clusters.length <= 1) {
       printGaps(gaps);
       printSkin(skin);

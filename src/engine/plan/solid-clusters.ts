@@ -49,18 +49,22 @@ export function solidClusters(gaps: ExtrusionPath[], skin: ExtrusionPath[], reac
   for (let i = 0; i < n; i++) parent[i] = i;
   // sweep along x: a box meets only the boxes whose x range it overlaps
   const byX = Array.from({ length: n }, (_, i) => i).sort((a, b) => boxes[a][0] - boxes[b][0]);
-  let active: number[] = [];
+  const active: number[] = [];
   for (const i of byX) {
     const b = boxes[i];
     const x0 = b[0] - 2 * reach;
-    active = active.filter((k) => boxes[k][2] >= x0);
-    for (const k of active) {
+    let kept = 0;
+    for (let a = 0; a < active.length; a++) {
+      const k = active[a];
+      if (boxes[k][2] < x0) continue; // ends left of every box still to come
+      active[kept++] = k;
       const c = boxes[k];
       if (c[1] - reach <= b[3] + reach && b[1] - reach <= c[3] + reach) {
         const ri = root(parent, i), rk = root(parent, k);
         if (ri !== rk) parent[Math.max(ri, rk)] = Math.min(ri, rk);
       }
     }
+    active.length = kept;
     active.push(i);
   }
   const at = new Map<number, SolidCluster>();
