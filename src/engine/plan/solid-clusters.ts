@@ -1,8 +1,8 @@
 // An island's gap fill and skin grouped by where they lie, so the planner can print each place's
 // gap fill and skin together. Printed as two whole steps (all gap fill nearest-first, then all skin),
-// an island with a gap and a skin patch at each of two far ends sends the nozzle across twice more
-// than needed: gap fill here, gap fill there, skin there, skin here (a hollow part's ends, where the
-// walls of a narrowing leave both; 3 of 4 long travels per part on the bridging plate at 0 % infill).
+// an island with a gap and a skin patch at each of two far ends sends the nozzle across it twice
+// where once would do: gap fill here, gap fill there, skin there, skin here (the ends of the
+// bridging plate's parts at 0 % infill, where the walls around its holes leave both).
 import type { ExtrusionPath } from '../types.js';
 import type { Box } from './box-grid.js';
 
