@@ -109,9 +109,13 @@ test('a 48 MiB stream goes up in parts and comes back whole, streamed both ways 
   assert.equal(back.size, total);
   assert.deepEqual(await sha(back.stream), { hash: h.digest('hex'), bytes: total });
   clearInterval(sampler);
-  // 5 MiB parts, two in flight plus the one being filled: far below the object's size
-  assert.ok(upPeak < 24 * 1024 * 1024, `upload held ${(upPeak / 1048576).toFixed(1)} MiB of buffers`);
-  assert.ok(peak < 24 * 1024 * 1024, `download held ${(peak / 1048576).toFixed(1)} MiB of buffers`);
+  // Either way held whole, the object would be 48 MiB of buffers and more. Streamed, the upload holds
+  // 5 MiB parts, two in flight plus the one being filled (15–20 MiB measured), and the download what
+  // the socket runs ahead of a slow reader (1–19 MiB on an idle machine, 25.5 in one loaded CI run,
+  // which failed an earlier bound of 24): three quarters of the object tells the two apart.
+  const bound = (3 / 4) * total;
+  assert.ok(upPeak < bound, `upload held ${(upPeak / 1048576).toFixed(1)} MiB of buffers`);
+  assert.ok(peak < bound, `download held ${(peak / 1048576).toFixed(1)} MiB of buffers`);
   await store.delete('outputs/big');
 });
 
