@@ -4,26 +4,13 @@
 // where once would do: gap fill here, gap fill there, skin there, skin here (the ends of the
 // bridging plate's parts at 0 % infill, where the walls around its holes leave both).
 import type { ExtrusionPath } from '../types.js';
-import type { Box } from './box-grid.js';
+import { boxOfPaths, type Box } from './box-grid.js';
 
 /** One place's gap fill and skin, with the box around them. */
 export interface SolidCluster {
   gaps: ExtrusionPath[];
   skin: ExtrusionPath[];
   box: Box;
-}
-
-function boxOf(p: ExtrusionPath): [number, number, number, number] {
-  const pts = p.points;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (let i = 0; i < pts.length; i += 2) {
-    const x = pts[i], y = pts[i + 1];
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-  }
-  return [x0, y0, x1, y1];
 }
 
 function root(parent: Int32Array, i: number): number {
@@ -44,7 +31,7 @@ function root(parent: Int32Array, i: number): number {
 export function solidClusters(gaps: ExtrusionPath[], skin: ExtrusionPath[], reach: number): SolidCluster[] {
   const paths = [...gaps, ...skin];
   const n = paths.length;
-  const boxes = paths.map(boxOf);
+  const boxes = paths.map((p) => boxOfPaths([p.points]));
   const parent = new Int32Array(n);
   for (let i = 0; i < n; i++) parent[i] = i;
   // sweep along x: a box meets only the boxes whose x range it overlaps
@@ -78,7 +65,7 @@ export function solidClusters(gaps: ExtrusionPath[], skin: ExtrusionPath[], reac
       out.push(c);
     }
     (i < gaps.length ? c.gaps : c.skin).push(paths[i]);
-    const b = boxes[i], cb = c.box as [number, number, number, number];
+    const b = boxes[i], cb = c.box as [number, number, number, number]; // made here, so writable
     cb[0] = Math.min(cb[0], b[0]);
     cb[1] = Math.min(cb[1], b[1]);
     cb[2] = Math.max(cb[2], b[2]);
