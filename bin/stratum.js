@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=60
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=60 --expose-gc
 // A 2 MiB young generation (V8's default is 16) keeps peak memory about 30 MiB lower on a slice at
 // no measurable cost in time: a slice's garbage is mostly short-lived small arrays.
 // A fixed old-generation growth of 1.6× (V8 picks up to 4× when collection is cheap) keeps the peak
@@ -6,6 +6,8 @@
 // RSS of 3DBenchy, broken_extra_surface and the bunny went from two modes (e.g. 89–94 or 105–113 MiB
 // on extra_surface) to the lower one, for a few % of CPU at most (--optimize-for-size: ~6 MiB less
 // again but +13–18 % CPU).
+// --expose-gc lets a large model's slice collect once after parsing, before it waits on its layer
+// threads (slice-in-process.ts says why).
 // Only flags every supported Node knows stand on that line; the ones V8 renames between versions
 // (when to optimise a function) are set by bin/v8-flags.js, first thing below.
 // Thin launcher: the CLI is compiled from src/cli by `npm ci` (prepare) or `npm run build`.

@@ -88,3 +88,39 @@ test('layer threads holding more than keepAtMostBytes end with the slice even wh
     pool.terminate();
   }
 });
+
+test('one layer thread takes the layers as one batch and gives the calling thread\'s output; two take batches with their share of the triangles', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  const model = { name: 'slab', mesh: meshOf(box(0, 0, 0, 30, 30, 62)) };
+  const s = defaultSettings();
+  for (const threads of [1, 2]) {
+    const pool = new LayerPool(threads);
+    const seen: Array<{ from: number; to: number; triangles: number | undefined }> = [];
+    const executor: LayerExecutor = Object.assign(
+      (batches: Parameters<LayerExecutor>[0], onLayer: () => void, signal?: AbortSignal) => {
+        seen.push(...batches.map((b) => ({ from: b.from, to: b.to, triangles: b.models[0]!.triangles?.length })));
+        return pool.executor(batches, onLayer, signal);
+      },
+      { threads: pool.executor.threads },
+    );
+    try {
+      const threaded = await slice([model], s, { executor, minVerticesForThreads: 0 });
+      if (threads === 1) {
+        assert.deepEqual(seen, [{ from: 0, to: 310, triangles: undefined }]);
+        assert.deepEqual(threaded.output, (await slice([model], s)).output);
+      } else {
+        assert.equal(seen.length, 16);
+        // the slab's 8 side triangles reach every batch; its top and bottom none
+        for (const b of seen) assert.equal(b.triangles, 8, `batch ${b.from}–${b.to}`);
+      }
+    } finally {
+      pool.terminate();
+    }
+  }
+});
+
+test('threads for one slice: one per 1.3 cores, at least one', async () => {
+  const { threadsForOneSlice } = await import('../src/runner/layer-pool.js');
+  assert.deepEqual([1, 2, 3, 4, 8, 16].map(threadsForOneSlice), [1, 1, 2, 3, 6, 12]);
+  assert.equal(new (await import('../src/runner/layer-pool.js')).LayerPool(3).executor.threads, 3);
+});

@@ -19,7 +19,8 @@ import type { HandedBytes } from './slice-in-process.js';
 import type { SliceSettings } from '../engine/index.js';
 
 /**
- * Models from this size up are sliced with their layers spread over worker threads (one per core):
+ * Models from this size up are sliced with their layers spread over worker threads (one per 1.3
+ * cores: layer-pool.ts's threadsForOneSlice):
  * the main thread only reads, places and writes, so Ctrl-C stops the slice at once. Smaller ones,
  * which slice in about a second, stay on the main thread and spare the threads' start-up and
  * memory. STRATUM_SLICE_THREAD=worker runs the whole slice on one worker thread instead,

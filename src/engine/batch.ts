@@ -32,6 +32,9 @@ export interface BatchModel {
   modifier?: ModifierSpec;
   /** density field of a model or modifier, µm */
   field?: FieldUm;
+  /** the triangles (ascending ids) that meet this batch's planes, when the caller shared a large mesh
+   *  out among batches (trianglesPerRange over batchPlanes); without it the batch looks at them all */
+  triangles?: Uint32Array;
 }
 
 export interface LayerBatch {
@@ -65,7 +68,8 @@ export interface BatchResult {
 export interface EncodedBatchResult {
   from: number;
   to: number;
-  encoded: EncodedPlans;
+  /** the batch's plans, packed a chunk of layers at a time (in layer order) */
+  encoded: EncodedPlans[];
   timings: Record<string, number>;
 }
 
@@ -81,19 +85,22 @@ export interface BatchOptions {
   chunkLayers?: number;
 }
 
-export type LayerExecutor = (batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal) => Promise<EncodedBatchResult[]>;
+export type LayerExecutor = ((batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal) => Promise<EncodedBatchResult[]>) & {
+  /** how many batches it runs at once; with one, the pipeline hands it all the layers as one batch */
+  threads?: number;
+};
 
 export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal, options: BatchOptions = {}): BatchResult {
   const s = b.settings;
   const timings: Record<string, number> = {};
   let t0 = performance.now();
-  // the layers skin detection looks at: topLayers above and bottomLayers below the range
-  const lo = Math.max(0, b.from - s.bottomLayers);
-  const hi = Math.min(b.specs.length, b.to + s.topLayers);
+  const [lo, hi] = batchPlanes(b.from, b.to, b.specs.length, s);
   const zs = b.specs.slice(lo, hi).map((l) => l.sliceZ);
   const precut = b.models.length === 1 ? b.sections : undefined;
   b.sections = undefined;
-  const sections: Array<Array<Paths | undefined>> = precut ? [precut.slice(lo, hi)] : b.models.map((m) => sliceMesh(m.positions, m.indices, zs));
+  const sections: Array<Array<Paths | undefined>> = precut
+    ? [precut.slice(lo, hi)]
+    : b.models.map((m) => sliceMesh(m.positions, m.indices, zs, undefined, m.triangles));
   // modifiers in ascending priority (stable: equal priorities keep their order)
   const modifierOrder = b.models
     .map((m, i) => i)
@@ -197,12 +204,15 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
   return { from: b.from, to: b.to, plans, timings };
 }
 
-/** The same, with the plans packed for transfer between threads. */
+/** Layers planned at a time before they are packed (walls, regions and op objects exist for about
+ *  this many layers at once, whether the batch is a sixteenth of the job or the whole of it). */
+export const CHUNK_LAYERS = 32;
+
+/** The same, with the plans packed chunk by chunk for transfer between threads. */
 export function runLayerBatchEncoded(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal): EncodedBatchResult {
-  // in chunks: walls, regions and cross-sections are let go as the batch goes
-  const plans: LayerPlan[] = [];
-  const r = runLayerBatch(b, onLayer, signal, { chunkLayers: 16, onChunk: (p) => plans.push(...p) });
-  return { from: r.from, to: r.to, encoded: encodePlans(plans), timings: r.timings };
+  const encoded: EncodedPlans[] = [];
+  const r = runLayerBatch(b, onLayer, signal, { chunkLayers: CHUNK_LAYERS, onChunk: (p) => encoded.push(encodePlans(p)) });
+  return { from: r.from, to: r.to, encoded, timings: r.timings };
 }
 
 /** Raft paths on raft layers, support paths where the pre-pass found support, after the skirt. */
@@ -246,6 +256,11 @@ function addAdhesion(layer0: LayerRegions, g: LayerGeometry, b: LayerBatch, s: S
 }
 
 /** Splits layers into about `parts` batches of similar work (by triangle-free layer count). */
+/** The layers a batch of layers [from, to) cuts: skin detection looks topLayers above and bottomLayers below. */
+export function batchPlanes(from: number, to: number, layerCount: number, s: Pick<SliceSettings, 'topLayers' | 'bottomLayers'>): [number, number] {
+  return [Math.max(0, from - s.bottomLayers), Math.min(layerCount, to + s.topLayers)];
+}
+
 export function splitLayers(count: number, parts: number): Array<[number, number]> {
   const n = Math.max(1, Math.min(parts, Math.ceil(count / 8)));
   const out: Array<[number, number]> = [];

@@ -9,7 +9,7 @@ import type { SliceSettings } from './settings.js';
 import { initGeometry } from './geom/clipper.js';
 import { checkPrintOnBed, placeModels } from './setup/place.js';
 import { layerSpecs } from './setup/layer-heights.js';
-import { runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
+import { CHUNK_LAYERS, batchPlanes, runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
 import { addPrintedModels, encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
 import type { LayerPlan } from './plan/types.js';
 import { writeGcodeBytes } from './output/gcode-writer.js';
@@ -18,6 +18,7 @@ import { ENGINE_VERSION } from './version.js';
 import { raftHeights } from './adhesion/raft.js';
 import { supportPrepass, type Prepass } from './support/prepass.js';
 import { crossSectionVertices } from './setup/work-estimate.js';
+import { trianglesPerRange } from './layers/index.js';
 import { commentSafe } from './output/comment-text.js';
 
 export interface PipelineOptions extends SliceOptions {
@@ -43,9 +44,6 @@ const MIN_LAYERS_FOR_THREADS = 300;
  * on two fresh layer threads and 0.21–0.24 s on one; the bunny (~400,000) gains from them.
  */
 export const MIN_VERTICES_FOR_THREADS = 100_000;
-/** Layers planned at a time on this thread before they are packed (walls, regions and op objects
- * exist for about this many layers at once). */
-const SERIAL_CHUNK_LAYERS = 32;
 /** Share of the progress bar the layer work takes; the rest is G-code output. */
 const LAYER_SHARE = 0.85;
 /** Share of the layer part of the bar the support pass takes when there is one. */
@@ -109,11 +107,15 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const packed: EncodedPlans[] = [];
   const minWork = opts.minVerticesForThreads ?? MIN_VERTICES_FOR_THREADS;
   if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS && layerWork(batchModels, settings) >= minWork) {
-    const ranges = splitLayers(specs.length, opts.batches ?? 16);
-    const results = await opts.executor(ranges.map(([a, b]) => batch(a, b)), onLayer, signal);
+    // one thread: the layers as one batch, cut in one sweep (batches each cut their neighbours' layers
+    // too, which only pays when threads run them side by side)
+    const ranges = splitLayers(specs.length, opts.batches ?? (opts.executor.threads === 1 ? 1 : 16));
+    const batches = ranges.map(([a, b]) => batch(a, b));
+    shareTriangles(batches, settings);
+    const results = await opts.executor(batches, onLayer, signal);
     results.sort((a, b) => a.from - b.from);
     for (const r of results) {
-      packed.push(r.encoded);
+      packed.push(...r.encoded);
       mergeTimings(timings, r.timings);
     }
     results.length = 0;
@@ -125,7 +127,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
       all.sections = prepass.sections;
       prepass.sections = undefined;
     }
-    const r = runLayerBatch(all, onLayer, signal, { onChunk, chunkLayers: SERIAL_CHUNK_LAYERS });
+    const r = runLayerBatch(all, onLayer, signal, { onChunk, chunkLayers: CHUNK_LAYERS });
     mergeTimings(timings, r.timings);
   }
   timings.layers = performance.now() - t0;
@@ -174,6 +176,22 @@ function checkSomethingPrinted(packed: readonly EncodedPlans[], models: readonly
   return own
     .filter((i) => !printed.has(i))
     .map((i) => `model '${names[i]}' has no printable cross-section (is it a closed solid, thick enough to print?): nothing of it is printed`);
+}
+
+/**
+ * Gives each batch's models the triangles that meet the batch's planes, so a batch no longer passes
+ * over the whole of every mesh (a 2-million-triangle mesh: 16 such passes, each with its own
+ * per-triangle arrays). The batches' plans are the same with or without.
+ */
+function shareTriangles(batches: LayerBatch[], s: SliceSettings): void {
+  if (batches.length < 2) return;
+  const { specs, models } = batches[0];
+  const zs = specs.map((l) => l.sliceZ);
+  const planes = batches.map((b) => batchPlanes(b.from, b.to, specs.length, s));
+  const shares = models.map((m) => trianglesPerRange(m.positions, m.indices, zs, planes));
+  batches.forEach((b, k) => {
+    b.models = models.map((m, i) => ({ ...m, triangles: shares[i][k] }));
+  });
 }
 
 /** The printed models' estimated cross-section vertices (positions are placed, in µm). */

@@ -26,8 +26,7 @@ port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
       }
     });
     if (pending > 0) port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
-    const { ints, floats, layers } = result.encoded;
-    const transfer = [ints.buffer as ArrayBuffer, floats.buffer as ArrayBuffer, layers.buffer as ArrayBuffer];
+    const transfer = result.encoded.flatMap(({ ints, floats, layers }) => [ints.buffer as ArrayBuffer, floats.buffer as ArrayBuffer, layers.buffer as ArrayBuffer]);
     const memoryBytes = getHeapStatistics().total_heap_size + geometryMemoryBytes();
     port.postMessage({ id, type: 'done', result, memoryBytes } satisfies LayerWorkerReply, transfer);
   } catch (err) {

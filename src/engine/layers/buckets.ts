@@ -52,33 +52,47 @@ export interface Buckets {
  * A triangle meets plane z when zmin ≤ z < zmax (vertices on the plane count as below), i.e. the
  * planes from lowerBound(zmin) to lowerBound(zmax) − 1. Counting sort by the first of them;
  * triangles meeting no plane go to an extra bucket at the end, never visited.
+ * `triangles`, ascending ids: only these are looked at (a layer batch's share of a large mesh); it
+ * must hold every triangle that meets a plane of `zs`, and then the buckets are the same as the
+ * whole mesh's, less triangles never visited.
  */
-export function bucketTriangles(positions: Float64Array, indices: Uint32Array, zs: Float64Array): Buckets {
+export function bucketTriangles(positions: Float64Array, indices: Uint32Array, zs: Float64Array, triangles?: Uint32Array): Buckets {
   const nT = (indices.length / 3) | 0;
+  const nS = triangles ? triangles.length : nT;
   const nL = zs.length;
   const lookup = new PlaneLookup(zs);
   const first = new Int32Array(nT);
   const last = new Int32Array(nT);
   const count = new Int32Array(nL + 1);
-  for (let t = 0; t < nT; t++) {
-    const z0 = positions[3 * indices[3 * t] + 2];
-    const z1 = positions[3 * indices[3 * t + 1] + 2];
-    const z2 = positions[3 * indices[3 * t + 2] + 2];
-    const lo = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
-    const hi = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
-    const f = lookup.lowerBound(lo);
-    const l = lookup.lowerBound(hi) - 1;
-    const b = f <= l ? f : nL;
-    first[t] = b;
-    last[t] = l;
-    count[b]++;
+  for (let i = 0; i < nS; i++) {
+    const t = triangles ? triangles[i] : i;
+    setTrianglePlanes(positions, indices, lookup, t, first, last);
+    if (first[t] > last[t]) first[t] = nL;
+    count[first[t]]++;
   }
   const start = new Int32Array(nL + 2);
   for (let l = 0; l <= nL; l++) start[l + 1] = start[l] + count[l];
   const fill = start.slice(0, nL + 1);
-  const order = new Int32Array(nT);
-  for (let t = 0; t < nT; t++) order[fill[first[t]]++] = t;
+  const order = new Int32Array(nS);
+  for (let i = 0; i < nS; i++) {
+    const t = triangles ? triangles[i] : i;
+    order[fill[first[t]]++] = t;
+  }
   return { order, start, last };
+}
+
+/**
+ * The planes triangle t meets, first[t] to last[t] (first > last: none): zmin ≤ z < zmax, so a vertex on
+ * a plane counts as below it.
+ */
+export function setTrianglePlanes(positions: Float64Array, indices: Uint32Array, lookup: PlaneLookup, t: number, first: Int32Array, last: Int32Array): void {
+  const z0 = positions[3 * indices[3 * t] + 2];
+  const z1 = positions[3 * indices[3 * t + 1] + 2];
+  const z2 = positions[3 * indices[3 * t + 2] + 2];
+  const lo = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
+  const hi = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
+  first[t] = lookup.lowerBound(lo);
+  last[t] = lookup.lowerBound(hi) - 1;
 }
 
 /** Appends the triangles entering at plane l to the active list; returns the new length. */

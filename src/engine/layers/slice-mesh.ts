@@ -69,16 +69,18 @@ function layerLoops(seg: SegmentBuffer, scratch: Scratch, report: SliceReport): 
  * Cuts a mesh placed on the bed (x, y, z per vertex in µm, any precision) with the planes `zs` (µm)
  * and returns per plane the cross-section as an area in integer µm: outer contours counter-clockwise,
  * holes clockwise, overlaps merged. Geometry must be initialised (`await initGeometry()`).
+ * `triangles` (ascending ids, see trianglesMeeting) spares a pass over a large mesh's other triangles;
+ * the result is the same.
  */
-export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: number[], report?: SliceReport): Paths[] {
+export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: number[], report?: SliceReport, triangles?: Uint32Array): Paths[] {
   const rep: SliceReport = report ?? { stitchedLayers: 0, droppedChains: 0 };
   const nL = zs.length;
   const result: Paths[] = new Array(nL);
   // sweep the planes in ascending order whatever order they came in
   const planeOrder = [...zs.keys()].sort((a, b) => zs[a] - zs[b]);
   const sorted = Float64Array.from(planeOrder, (i) => zs[i]);
-  const buckets = bucketTriangles(positionsUm, indices, sorted);
-  const active = new Int32Array(indices.length / 3);
+  const buckets = bucketTriangles(positionsUm, indices, sorted, triangles);
+  const active = new Int32Array(buckets.order.length);
   let nActive = 0;
   const seg = new SegmentBuffer();
   let meshHoles: MeshHoles | null = null;
