@@ -114,3 +114,27 @@ test('stratum slice: a shell stacked 50 times gives the G-code of the single she
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test('a cone of 5,000 sides (one vertex on every side triangle): no duplicate found where there is none; one copy of a side, or of a base triangle, is found and dropped', () => {
+  // the apex is the lowest-numbered vertex of all 5,000 side triangles, so their group is sorted
+  // rather than compared pair by pair; the base's centre is numbered last (welding numbers vertices
+  // as they first appear), so its triangles fall into groups of one or two, compared pair by pair
+  const n = 5000;
+  const positions = [0, 0, 10, 0, 0, 0];
+  for (let k = 0; k < n; k++) positions.push(10 * Math.cos((2 * Math.PI * k) / n), 10 * Math.sin((2 * Math.PI * k) / n), 0);
+  const ring = (k: number) => 2 + (k % n);
+  const indices: number[] = [];
+  for (let k = 0; k < n; k++) indices.push(0, ring(k), ring(k + 1)); // sides, outwards
+  for (let k = 0; k < n; k++) indices.push(1, ring(k + 1), ring(k)); // base, downwards
+  const cone: TestMesh = { positions, indices };
+  const plain = parse(cone);
+  assert.equal(plain.mesh.indices.length, 3 * 2 * n);
+  assert.deepEqual(plain.warnings, []);
+  const withSide: TestMesh = { positions, indices: [...indices, 0, ring(1234), ring(1235)] };
+  const withBase: TestMesh = { positions, indices: [...indices, 1, ring(8), ring(7)] };
+  for (const m of [withSide, withBase]) {
+    const r = parse(m);
+    assert.equal(r.mesh.indices.length, 3 * 2 * n);
+    assert.deepEqual(r.warnings, ['d.stl: dropped 1 duplicate triangle(s) (the same corners as another)']);
+  }
+});

@@ -76,40 +76,52 @@ function sameWinding(tris: Uint32Array, t: number, u: number): number {
   return next === i1 ? 1 : -1;
 }
 
+/** Above this many vertices the keys b · n + c of hasDuplicates would pass 2^53 (not exact). */
+const MAX_KEYED_VERTICES = 1 << 26;
+/** Groups up to this size are compared pair by pair; larger ones (a fan's apex) are sorted. */
+const PAIRWISE_GROUP = 8;
+
 /**
- * Whether some two triangles may have the same vertices: one pass that stores a 32-bit fingerprint
- * of each triangle's sorted vertices, never reading a stored triangle back (3DBenchy's 225,000
- * triangles: about 3.5 ms, 8 ms in a fresh process). A false alarm (two fingerprints equal by
- * chance) only costs the exact pass.
+ * Whether some two triangles have the same three vertices. The triangles are grouped by their lowest
+ * vertex (a counting sort) and each group compares its other two vertices. The counting arrays are
+ * visited nearly in order, since a file's neighbouring triangles share vertices and welding numbers
+ * vertices as they first appear; a table of fingerprints probed at random slots (what this replaced)
+ * waited on memory instead: 0.87 s on a 9-million-triangle scan, against 0.14 s. Almost every file
+ * has no duplicates, which this shows before any exact work is done.
  */
-function mayHaveDuplicates(tris: Uint32Array, count: number): boolean {
-  let size = 1024;
-  while (size < 2 * count) size <<= 1;
-  const mask = size - 1;
-  const table = new Int32Array(size); // fingerprints, never 0 (0 = empty)
-  let probes = probeBudget(count);
+function hasDuplicates(tris: Uint32Array, count: number): boolean {
+  let n = 0;
+  for (let i = 0; i < 3 * count; i++) if (tris[i] >= n) n = tris[i] + 1;
+  if (n > MAX_KEYED_VERTICES) return true; // let the exact pass decide
+  const start = new Int32Array(n + 1);
+  for (let t = 0; t < count; t++) start[lowest(tris, t) + 1]++;
+  for (let v = 0; v < n; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, n);
+  // the other two vertices of each triangle, as one exact number, grouped by the lowest
+  const rest = new Float64Array(count);
   for (let t = 0; t < count; t++) {
     const i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
-    const a = i0 < i1 ? (i0 < i2 ? i0 : i2) : i1 < i2 ? i1 : i2;
+    const a = lowest(tris, t);
     const c = i0 > i1 ? (i0 > i2 ? i0 : i2) : i1 > i2 ? i1 : i2;
-    const b = i0 + i1 + i2 - a - c;
-    const x = Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d);
-    let h = (x ^ (x >>> 15)) & mask;
-    // a second hash, not one of x: among 225,000 triangles some x are bound to be equal
-    const y = Math.imul(a, 0x27d4eb2f) ^ Math.imul(b, 0x165667b1) ^ Math.imul(c, 0x61c88647);
-    const f = (y ^ (y >>> 16)) | 1;
-    for (;;) {
-      const v = table[h];
-      if (v === 0) {
-        table[h] = f;
-        break;
-      }
-      if (v === f) return true;
-      h = (h + 1) & mask;
-      if (--probes < 0) return true; // colliding keys: let the exact pass decide
+    rest[fill[a]++] = (i0 + i1 + i2 - a - c) * n + c;
+  }
+  for (let v = 0; v < n; v++) {
+    const from = start[v];
+    const to = start[v + 1];
+    if (to - from < 2) continue;
+    if (to - from <= PAIRWISE_GROUP) {
+      for (let i = from; i < to; i++) for (let j = i + 1; j < to; j++) if (rest[i] === rest[j]) return true;
+      continue;
     }
+    const group = rest.subarray(from, to).sort();
+    for (let i = 1; i < group.length; i++) if (group[i] === group[i - 1]) return true;
   }
   return false;
+}
+
+function lowest(tris: Uint32Array, t: number): number {
+  const i0 = tris[3 * t], i1 = tris[3 * t + 1], i2 = tris[3 * t + 2];
+  return i0 < i1 ? (i0 < i2 ? i0 : i2) : i1 < i2 ? i1 : i2;
 }
 
 /**
@@ -117,8 +129,7 @@ function mayHaveDuplicates(tris: Uint32Array, count: number): boolean {
  * no two of a triangle equal), keeping per set of copies the first one wound as the net winding.
  */
 export function dropDuplicateTriangles(tris: Uint32Array, count: number): Deduplicated {
-  // almost every file has none, which one cheap pass shows; only then is the exact work done
-  if (!mayHaveDuplicates(tris, count)) return { count, repeated: 0, cancelled: 0 };
+  if (!hasDuplicates(tris, count)) return { count, repeated: 0, cancelled: 0 };
   let size = 1024;
   while (size < 2 * count) size <<= 1;
   const mask = size - 1;
