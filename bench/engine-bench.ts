@@ -2,7 +2,7 @@
 // installed, with CuraEngine and PrusaSlicer in the same run (round-robin, to spread the noise),
 // then prints wall time, peak memory, estimates, filament and quality figures side by side.
 //
-//   node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality] [--no-service]
+//   node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality] [--no-service] [--no-large]
 //
 // Results: a table on stdout, JSON in bench/out/results.json; the G-code files stay in
 // $TMPDIR/stratum-bench/ for `stratum preview`.
@@ -20,7 +20,8 @@ import { findQualityPython, runQuality } from './quality.js';
 import type { QualityFigures } from './quality.js';
 import { missedBars } from './bars.js';
 import type { PeerQuality, SlicerSummary } from './bars.js';
-import { printReport, printTurnaround } from './report.js';
+import { printLarge, printReport, printTurnaround } from './report.js';
+import { measureLarge, type LargeFigures } from './large.js';
 import { checkEstimate } from './estimate-check.js';
 import type { EstimateCheck } from './estimate-check.js';
 import { measureFloor } from './floor.js';
@@ -95,11 +96,12 @@ async function main(): Promise<number> {
       'no-peers': { type: 'boolean' },
       'no-quality': { type: 'boolean' },
       'no-service': { type: 'boolean' },
+      'no-large': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write('usage: node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality] [--no-service]\n');
+    process.stdout.write('usage: node dist/bench/engine-bench.js [--runs N] [--models a,b] [--no-peers] [--no-quality] [--no-service] [--no-large]\n');
     return 0;
   }
   const runs = Number(values.runs);
@@ -221,6 +223,13 @@ async function main(): Promise<number> {
     batch = await measureBatch(stratumBin, smallModels, results, Math.max(runs, SMALL_MODEL_RUNS), outDir);
   }
 
+  // a fine scan's size (2 million triangles), generated; not with --models, which picks shared ones
+  let large: LargeFigures | undefined;
+  if (!values['no-large'] && !wanted) {
+    process.stderr.write('bench: generated large meshes (2 million triangles, closed and open)…\n');
+    large = await measureLarge(stratumBin, peers, peersDir, outDir, runs, qualityPython ? { python: qualityPython, script: qualityScript } : null);
+  }
+
   // after every whole-process measurement, so the running service competes with none of them
   let turnaround: TurnaroundFigures | undefined;
   if (!values['no-service']) {
@@ -230,6 +239,7 @@ async function main(): Promise<number> {
 
   const runsLabel = SMALL_MODEL_RUNS > runs ? `${runs}; ${SMALL_MODEL_RUNS} for models every slicer does in under ${SMALL_MODEL_S} s` : String(runs);
   printReport(results, runsLabel, floor, batch);
+  if (large) printLarge(large, runs);
   if (turnaround) printTurnaround(results, turnaround, runs);
   const jsonDir = join(root, 'bench', 'out');
   mkdirSync(jsonDir, { recursive: true });
@@ -241,6 +251,7 @@ async function main(): Promise<number> {
     peers,
     floor,
     batch,
+    large,
     turnaround,
     outputs: outDir,
     results,

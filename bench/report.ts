@@ -1,5 +1,6 @@
 // The bench's tables on stdout: speed and memory, estimates and filament, quality, missed bars.
 import { formatDuration, formatTable } from '../src/cli/format.js';
+import type { LargeFigures } from './large.js';
 import type { ModelResult, SlicerName } from './engine-bench.js';
 import { formatDeviation } from './estimate-check.js';
 import type { FloorFigures } from './floor.js';
@@ -149,4 +150,30 @@ export function printTurnaround(results: ModelResult[], figures: TurnaroundFigur
     ),
   );
   out.write('first task: a model\'s first task on the service (the worker warmed up as the service started; a large model\'s first task also starts its layer threads); the service keeps its worker, threads and compiled code between tasks\n');
+}
+
+/** The generated large meshes: wall time and memory against the peers, and the quality of ours. */
+export function printLarge(figures: LargeFigures, runs: number): void {
+  const out = process.stdout;
+  out.write(`\nLarge meshes (generated, bench/large-mesh.ts): whole-process wall time and peak RSS, median of ${Math.min(runs, 2)}\n\n`);
+  const rows = Object.entries(figures).map(([name, f]) => {
+    const s = f.slicers;
+    const peerWalls = [s.cura?.wallS, s.prusa?.wallS].filter((v): v is number => v != null);
+    const ours = s.stratum?.wallS;
+    const q = f.quality && !('error' in f.quality) ? f.quality : null;
+    return [
+      name,
+      `${(f.triangles / 1e6).toFixed(2)} M`,
+      s.stratum?.error ? `FAIL: ${s.stratum.error}` : num(ours, 2),
+      num(s.cura?.wallS, 2),
+      num(s.prusa?.wallS, 2),
+      ours != null && peerWalls.length ? (ours / Math.min(...peerWalls)).toFixed(2) : dash,
+      num(s.stratum?.rssMiB, 0),
+      num(s.cura?.rssMiB, 0),
+      num(s.prusa?.rssMiB, 0),
+      q ? `${q.wall_cov} / ${q.dev_mm}` : f.quality && 'error' in f.quality ? `FAIL: ${f.quality.error}` : dash,
+    ];
+  });
+  out.write(formatTable(['mesh', 'tris', 'stratum s', 'cura s', 'prusa s', 'ratio', 'RSS stratum', 'RSS cura', 'RSS prusa', 'wall_cov / dev_mm'], rows));
+  out.write('ratio = stratum / faster peer; RSS in MiB; quality of ours against the closed sphere (the open one should print the same surface)\n');
 }
