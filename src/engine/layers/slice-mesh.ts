@@ -69,7 +69,7 @@ function layerLoops(seg: SegmentBuffer, scratch: Scratch, report: SliceReport): 
  * Cuts a mesh placed on the bed (x, y, z per vertex in µm, any precision) with the planes `zs` (µm)
  * and returns per plane the cross-section as an area in integer µm: outer contours counter-clockwise,
  * holes clockwise, overlaps merged. Geometry must be initialised (`await initGeometry()`).
- * `triangles` (ascending ids, see trianglesMeeting) spares a pass over a large mesh's other triangles;
+ * `triangles` (ascending ids, from trianglesPerRange) spares a pass over a large mesh's other triangles;
  * the result is the same.
  */
 export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: number[], report?: SliceReport, triangles?: Uint32Array): Paths[] {
