@@ -3,11 +3,23 @@
 // up to 4.6 s), so a body over LARGE_BODY_BYTES is parsed on a short-lived worker thread, which
 // hands back only its small fields and one buffer of workspace text per workspace (light-body.ts).
 // At most MAX_PARSERS such threads run at once (each may need gigabytes for a large body); the rest wait.
+import { constants as bufferConstants } from 'node:buffer';
 import { Worker } from 'node:worker_threads';
 import { ApiError, type ErrorCode } from '../../service/errors.js';
 import type { LargeBodyReply } from './large-body-worker.js';
 
 export const LARGE_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The body limit of a route whose JSON body may carry inline workspaces: an upload's, but never more
+ * bytes than the longest string this Node holds (536,870,888 characters on Node 20). The body is read
+ * as text; a longer one threw ERR_STRING_TOO_LONG inside fastify's stream handler, which nothing
+ * catches, and the process died. A body of at most that many bytes decodes to at most that many
+ * characters, so it always fits; a longer one is refused 413 before it is read.
+ */
+export function inlineBodyLimit(uploadLimit: number): number {
+  return Math.min(uploadLimit, bufferConstants.MAX_STRING_LENGTH);
+}
 const MAX_PARSERS = 2;
 /** JSON of {X,Y,Z} objects takes ~15× its size in memory: the same allowance as the workspace check */
 const PARSER_HEAP_MB = 2048;

@@ -11,6 +11,7 @@ import { readInlineWorkspace, storeInlineWorkspace } from '../../service/legacy-
 import type { FileRecord } from '../../service/model.js';
 import type { StartTaskInput } from '../../service/task-request.js';
 import { envelope } from '../legacy/envelope.js';
+import { inlineBodyLimit } from '../legacy/large-body.js';
 import { RESULTS, jsonBody, legacyRoute } from '../legacy/schemas.js';
 
 const workspaceObject = (what: string) => ({
@@ -34,7 +35,7 @@ const PROVIDE_BODY = jsonBody({
 export async function provideRoute(app: FastifyInstance, opts: { core: ServiceCore; apiVersion: string; tag: string }): Promise<void> {
   const { core, apiVersion, tag } = opts;
   // the workspace travels inside the JSON body: allow it the size of an upload
-  app.post('/ProvideFile', { bodyLimit: core.files.uploadLimit, schema: legacyRoute(tag, 'Slice an inline workspace', RESULTS.start, { body: PROVIDE_BODY }) }, async (req) => {
+  app.post('/ProvideFile', { bodyLimit: inlineBodyLimit(core.files.uploadLimit), schema: legacyRoute(tag, 'Slice an inline workspace', RESULTS.start, { body: PROVIDE_BODY }) }, async (req) => {
     if (!isObject(req.body)) throw badRequest('the request body must be a JSON object');
     const f = fold(req.body);
     const workspace = readInlineWorkspace(field(f, 'file'), 'file');

@@ -10,6 +10,7 @@ import { parseLegacyTransform } from '../../service/legacy-transform.js';
 import { readInlineWorkspace, storeInlineWorkspace } from '../../service/legacy-workspace.js';
 import type { FileEntry, StartTaskInput } from '../../service/task-request.js';
 import { envelope } from '../legacy/envelope.js';
+import { inlineBodyLimit } from '../legacy/large-body.js';
 import { requireStlName } from './stl-name.js';
 import { RESULTS, jsonBody, legacyRoute } from '../legacy/schemas.js';
 
@@ -41,7 +42,7 @@ export const START_BODY = jsonBody(
 export async function startRoute(app: FastifyInstance, opts: { core: ServiceCore; apiVersion: string; tag: string }): Promise<void> {
   const { core, apiVersion, tag } = opts;
   // a configfile workspace travels inside the JSON body: allow it the size of an upload
-  const options = { bodyLimit: core.files.uploadLimit, schema: legacyRoute(tag, 'Start slicing an uploaded STL', RESULTS.start, { body: START_BODY }) };
+  const options = { bodyLimit: inlineBodyLimit(core.files.uploadLimit), schema: legacyRoute(tag, 'Start slicing an uploaded STL', RESULTS.start, { body: START_BODY }) };
   app.post('/StartSlicingTask', options, async (req) => {
     if (!isObject(req.body)) throw badRequest('the request body must be a JSON object');
     const f = fold(req.body);

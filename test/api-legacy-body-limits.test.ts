@@ -1,0 +1,81 @@
+// The legacy calls that carry workspaces inline (v0.1 ProvideFile, v0.2 StartSlicingTask) read their
+// body as text. A body longer than the longest string Node holds killed the whole process (the
+// conversion threw inside fastify's stream handler); a form body of hundreds of MB was decoded on
+// the HTTP thread. Both are refused 413 now, before they are read, and the service stays up.
+import assert from 'node:assert/strict';
+import { constants as bufferConstants } from 'node:buffer';
+import { request } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { inlineBodyLimit } from '../src/api/legacy/large-body.js';
+import { call, startTestServer, type TestServer } from './api-helpers.js';
+
+/**
+ * Sends the headers of a POST declaring `length` bytes and only `sent` of them, and gives the answer:
+ * a route that waits for the whole body answers nothing within `waitMs`, which counts as a failure.
+ */
+function postDeclaring(url: string, path: string, key: string, type: string, length: number, sent: string, waitMs = 5000) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(url + path, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': key, 'Content-Type': type, 'Content-Length': String(length) } });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer to ${path} within ${waitMs} ms`));
+    }, waitMs);
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.write(sent);
+  });
+}
+
+test('an inline body may be as large as an upload, up to the longest string Node holds', () => {
+  assert.equal(inlineBodyLimit(1024), 1024);
+  assert.equal(inlineBodyLimit(2 ** 40), bufferConstants.MAX_STRING_LENGTH);
+  assert.ok(bufferConstants.MAX_STRING_LENGTH < 2 ** 40);
+});
+
+describe('legacy bodies past what can be read as text', () => {
+  let t: TestServer;
+  before(async () => {
+    // an upload limit above the longest string: the case that took the process down
+    t = await startTestServer({ maxUploadBytes: 1024 * 1024 * 1024 });
+  });
+  after(async () => t.close());
+
+  test('a JSON body longer than the longest string is 413 URE000 at once, and the service stays up', async () => {
+    const length = bufferConstants.MAX_STRING_LENGTH + 1;
+    for (const [path, type] of [
+      ['/v0.1/ProvideFile', 'application/json'],
+      ['/v0.2/StartSlicingTask', 'application/x-www-form-urlencoded'],
+      ['/v0.2/StartSlicingTask', 'text/plain'],
+    ] as const) {
+      const r = await postDeclaring(t.url, path, t.key, type, length, '{"printermodel":"CR-10","x":"aaaa');
+      assert.equal(r.status, 413, `${path} ${type}: ${r.body}`);
+      assert.equal(JSON.parse(r.body).error.errorCode, 'URE000', r.body);
+    }
+    const health = await call(t.url, '/healthz');
+    assert.equal(health.status, 200);
+  });
+
+  test('a form body over 1 MiB is 413 URE000 without being decoded; a small form is still read', async () => {
+    const big = 'printermodel=CR-10&file=' + '%20'.repeat(700_000);
+    const r = await call(t.url, '/v0.1/ProvideFile', { key: t.key, body: big, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    assert.equal(r.status, 413, r.text);
+    assert.equal(r.body.error.errorCode, 'URE000');
+    assert.match(r.body.error.errorMessage, /form fields must stay under 1 MiB/);
+    // the same fields, small: read as a form (and refused for what they hold, not for their size)
+    const small = await call(t.url, '/v0.1/ProvideFile', { key: t.key, body: 'printermodel=CR-10', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    assert.equal(small.status, 400, small.text);
+    assert.match(small.body.error.errorMessage, /file is required/);
+  });
+});
