@@ -223,6 +223,12 @@ describe('v1 flows over HTTP', () => {
       return r.body.status === 'running' && r.body.progress > 0;
     });
     assert.equal((await call(t.url, `/v1/stl/tasks/${next.body.taskId}`, { key: t.key })).body.status, 'queued', 'one worker: the next task waits');
+    // HEAD on the events of a task that has not ended: the stream's headers at once (it used to answer
+    // nothing until the task ended, since Node holds a HEAD response back until it ends)
+    const head = await call(t.url, `/v1/stl/tasks/${next.body.taskId}/events`, { method: 'HEAD', key: t.key, timeoutMs: 5000 });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.equal((await call(t.url, `/v1/stl/tasks/${next.body.taskId}`, { key: t.key })).body.status, 'queued', 'HEAD left the task as it was');
     const t0 = Date.now();
     const cancelled = await call(t.url, `/v1/stl/tasks/${slow.body.taskId}/cancel`, { method: 'POST', key: t.key });
     assert.equal(cancelled.status, 200);

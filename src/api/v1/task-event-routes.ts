@@ -9,6 +9,7 @@ import { V1_SECURITY, errorResponses } from '../schemas.js';
 import { taskJson } from '../task-json.js';
 
 const KEEPALIVE_MS = 15_000;
+const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
 export async function taskEventRoutes(app: FastifyInstance, opts: { core: ServiceCore; streams: Set<ServerResponse> }): Promise<void> {
   const { core, streams } = opts;
@@ -32,15 +33,12 @@ export async function taskEventRoutes(app: FastifyInstance, opts: { core: Servic
       },
       async (req, reply) => {
         const first = await core.tasks.get(req.accountId, req.params.taskId);
+        // HEAD (fastify answers it with this handler): the headers and no stream. Node sends nothing of
+        // a HEAD response until it ends, so streaming held the request open until the task ended.
+        if (req.method === 'HEAD') return reply.code(200).headers(STREAM_HEADERS).send();
         reply.hijack();
         const res = reply.raw;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-          'x-request-id': String(req.id),
-        });
+        res.writeHead(200, { ...STREAM_HEADERS, connection: 'keep-alive', 'x-request-id': String(req.id) });
         streams.add(res);
         let seq = 0;
         let lastStatus = '';
