@@ -97,6 +97,29 @@ describe('operations endpoints', () => {
     }
   });
 
+  test('a body a route does not take is still read: what that answers, the document declares', async () => {
+    // every POST and DELETE of a task or a file by id, with a form's type (as `curl -d ''` sends) and
+    // with more than 1 MiB of JSON: the status must be one the operation declares
+    const doc = (await call(t.url, '/openapi.json')).body;
+    const id = '00000000-0000-4000-8000-000000000000';
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+      if (!/\{(taskId|fileId)\}/.test(path) || !/^\/v(1|0\.3)\//.test(path)) continue;
+      for (const method of ['post', 'delete']) {
+        const op = item[method];
+        if (!op) continue;
+        const url = path.replace(/\{\w+\}/, id);
+        const form = await call(t.url, url, { method: method.toUpperCase(), key: t.key, body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+        const big = await call(t.url, url, { method: method.toUpperCase(), key: t.key, body: `"${'x'.repeat(1_100_000)}"`, headers: { 'Content-Type': 'application/json' } });
+        for (const r of [form, big]) assert.ok(op.responses[String(r.status)], `${method.toUpperCase()} ${path} answered ${r.status}, which it does not declare`);
+        assert.equal(form.status, 415, `${method} ${path}`);
+        assert.equal(big.status, 413, `${method} ${path}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 10, `${checked} operations checked`);
+  });
+
   test('/docs serves the API reference with its script from this server', async () => {
     const page = await call(t.url, '/docs/');
     assert.equal(page.status, 200);

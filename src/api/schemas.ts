@@ -140,6 +140,13 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return out;
 }
 
+/**
+ * A POST or DELETE reads a body when one is sent, even on a route that takes none (a task read by
+ * POST, a cancel, a delete): over 1 MiB it is 413, of a type other than JSON 415 (`curl -d ''` sends a
+ * form's type).
+ */
+export const BODY_REFUSALS = errorResponses(413, 415);
+
 /** The header a download names its file in (`cube.gcode`, `cube.fcode`). */
 export const CONTENT_DISPOSITION = {
   'Content-Disposition': { description: 'attachment; filename=NAME.gcode (or .fcode): the name to save the file as', schema: { type: 'string' } },

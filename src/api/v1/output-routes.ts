@@ -2,7 +2,7 @@
 // caller's uploaded files (GET and DELETE /files/{fileId}).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
-import { CONTENT_DISPOSITION, V1_SECURITY, errorResponses } from '../schemas.js';
+import { BODY_REFUSALS, CONTENT_DISPOSITION, V1_SECURITY, errorResponses } from '../schemas.js';
 import { storedFileJson } from '../task-json.js';
 
 /** `attachment; filename=x.gcode`, quoted with an RFC 5987 form when the name needs it. */
@@ -61,7 +61,7 @@ export async function outputRoutes(app: FastifyInstance, opts: { core: ServiceCo
         tags: ['files'],
         security: V1_SECURITY,
         params: fileParams,
-        response: { 204: { type: 'null', description: 'deleted' }, ...errorResponses(404) },
+        response: { 204: { type: 'null', description: 'deleted' }, ...errorResponses(404), ...BODY_REFUSALS },
       },
     },
     async (req, reply) => {

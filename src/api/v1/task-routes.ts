@@ -5,7 +5,7 @@ import type { ServiceCore } from '../../service/embedded-runtime.js';
 import type { TaskKind } from '../../service/model.js';
 import { parseStartTask } from '../../service/task-request.js';
 import { jsonBodyOnly } from '../json-body-only.js';
-import { V1_SECURITY, errorResponses, startTaskBodySchema } from '../schemas.js';
+import { BODY_REFUSALS, V1_SECURITY, errorResponses, startTaskBodySchema } from '../schemas.js';
 import { taskJson } from '../task-json.js';
 
 interface TaskParams {
@@ -88,7 +88,7 @@ export async function taskRoutes(app: FastifyInstance, opts: { core: ServiceCore
           tags,
           security: V1_SECURITY,
           params: taskIdParams,
-          response: taskResponse,
+          response: method === 'POST' ? { ...taskResponse, ...BODY_REFUSALS } : taskResponse,
         },
         handler: async (req) => taskJson(await tasks.get(req.accountId, req.params.taskId)),
       });
@@ -103,7 +103,7 @@ export async function taskRoutes(app: FastifyInstance, opts: { core: ServiceCore
           tags,
           security: V1_SECURITY,
           params: taskIdParams,
-          response: taskResponse,
+          response: { ...taskResponse, ...BODY_REFUSALS },
         },
       },
       async (req) => taskJson(await tasks.cancel(req.accountId, req.params.taskId)),
@@ -118,7 +118,7 @@ export async function taskRoutes(app: FastifyInstance, opts: { core: ServiceCore
           tags,
           security: V1_SECURITY,
           params: taskIdParams,
-          response: { 204: { type: 'null', description: 'deleted' }, ...errorResponses(400, 404) },
+          response: { 204: { type: 'null', description: 'deleted' }, ...errorResponses(400, 404), ...BODY_REFUSALS },
         },
       },
       async (req, reply) => {
