@@ -46,7 +46,7 @@ const layerSection = (text: string) => text.slice(text.indexOf(';LAYER_COUNT:'),
 
 test('golden header and preamble for a fixed one-layer plan', () => {
   const { text, stats } = writeGcode([squareLayer(0)], settings(), META);
-  const head = lines(text).slice(0, 26);
+  const head = lines(text).slice(0, 27);
   assert.deepEqual(head, [
     ';FLAVOR:Marlin',
     // by hand: Z 0→0.2 0.09 s, travel from home 127 mm at 150 mm/s 1.11 s, skirt 40 mm at 20 2.01 s,
@@ -70,6 +70,7 @@ test('golden header and preamble for a fixed one-layer plan', () => {
     'M190 S60',
     'M109 S210',
     'G28 ; home',
+    'G90 ;absolute coordinates',
     'M82 ;absolute extrusion mode',
     'G92 E0',
     ';LAYER_COUNT:1',
@@ -80,6 +81,22 @@ test('golden header and preamble for a fixed one-layer plan', () => {
   // filament: the skirt line and four sides; the retract and unretract cancel
   assert.ok(Math.abs(stats.filamentMm - (1.33032 + 4 * E_SIDE)) < 1e-9);
   assert.equal(stats.layerTimesS.length, 1);
+});
+
+test('a start G-code that ends in relative mode (G91) leaves the layers absolute', () => {
+  const s = settings({ startGcode: 'G28\nG91\nG1 Z5 F600 ; lift' });
+  const { text, stats } = writeGcode(twoLayers(), s, META);
+  const start = text.indexOf('G1 Z5 F600');
+  const g90 = text.indexOf('G90 ;absolute coordinates', start);
+  assert.ok(start > 0 && g90 > start && g90 < text.indexOf(';LAYER:0'), 'G90 after the start G-code, before the layers');
+  // read as a printer would, from the top: the nozzle stays within the header's bounds (in G91 the
+  // layers' coordinates added up to hundreds of mm)
+  const whole = parseGcode(text);
+  let x = 0;
+  let maxX = 0;
+  for (let i = 0; i < whole.moves.length; i++) maxX = Math.max(maxX, (x += whole.moves.dx[i]!));
+  assert.ok(maxX <= stats.bounds.max[0] + 1e-6, `x reaches ${maxX}, the print ${stats.bounds.max[0]}`);
+  assert.ok(Math.abs(simulate(whole.moves, limitsFromSettings(s)).totalS - stats.printTimeS) < 1e-6 * stats.printTimeS);
 });
 
 test('the header time is the simulation of the written text, and filament its net extrusion', () => {

@@ -125,7 +125,9 @@ export function writeGcodeBytes(
   // The start G-code's moves are absolute: a previous job or macro may have left the printer in G91.
   out.push('G90 ;absolute coordinates');
   out.push(...temperaturePreamble(settings));
-  if (startGcode.trim() !== '') out.push(startGcode.replace(/\s+$/, ''));
+  // and the layers' moves are absolute too, whatever the start G-code (or a firmware macro it calls,
+  // which cannot be read here) left: a template ending in G91 made every layer move relative
+  if (startGcode.trim() !== '') out.push(startGcode.replace(/\s+$/, ''), 'G90 ;absolute coordinates');
   out.push(settings.relativeExtrusion ? 'M83 ;relative extrusion mode' : 'M82 ;absolute extrusion mode', 'G92 E0');
   if (rules.klipper) out.push(`SET_PRINT_STATS_INFO TOTAL_LAYER=${layerCount}`);
   out.push(`;LAYER_COUNT:${layerCount}`);
@@ -282,7 +284,8 @@ function progressLine(elapsed: number, total: number): string {
 function temperaturePreamble(s: SliceSettings): string[] {
   const sets = templateSetsTemperatures(s.startGcode);
   const bed = s.heatedBed && !sets.bed;
-  const nozzle = !sets.nozzle;
+  // 0: no command (the start G-code, a macro it calls, or the printer heats the nozzle)
+  const nozzle = !sets.nozzle && s.firstLayerNozzleTemperature > 0;
   const lines: string[] = [];
   if (bed) lines.push(`M140 S${mm3(s.firstLayerBedTemperature)}`);
   if (nozzle) lines.push(`M104 S${mm3(s.firstLayerNozzleTemperature)}`);
