@@ -25,9 +25,9 @@ const LOW_BRIDGE = meshOf(merge(box(0, 0, 0, 10, 10, 0.6), box(30, 0, 0, 40, 10,
 const CUBE = meshOf(box(0, 0, 0, 20, 20, 10));
 
 async function gcodeOf(mesh: Mesh, req: Parameters<typeof resolveSettings>[0]): Promise<{ text: string; settings: SliceSettings; warnings: string[] }> {
-  const { settings } = resolveSettings(req);
-  const r = await slice([{ name: 'part', mesh }], settings);
-  return { text: new TextDecoder().decode(r.output), settings, warnings: r.stats.warnings };
+  const resolved = resolveSettings(req);
+  const r = await slice([{ name: 'part', mesh }], resolved.settings);
+  return { text: new TextDecoder().decode(r.output), settings: resolved.settings, warnings: [...resolved.warnings, ...r.stats.warnings] };
 }
 
 /** The code of each line (comment removed), with the line's layer (-1 before the first `;LAYER:`). */
@@ -154,4 +154,41 @@ test('a round bed (delta): a model that fits the square but not the circle is re
     const x = word(code, 'X'), y = word(code, 'Y');
     if (layer >= 0 && x !== undefined && y !== undefined) assert.ok(Math.hypot(x, y) <= 100, `'${code}' leaves the bed circle`);
   }
+});
+
+test('nothing goes above the build height: a z-hop near the top lifts less, a raft that raises the part past it is refused', async () => {
+  // the 10 mm cube on a printer 10 mm high, with a 0.4 mm z-hop (Klipper stops a print at a move past its height)
+  for (const printer of ['Creality Ender 3', 'Voron 2.4 350']) {
+    const { text } = await gcodeOf(CUBE, { printer, overrides: { bedHeight: 10, zHop: 0.4, retractAtLayerChange: true } });
+    let hops = 0;
+    let maxZ = 0;
+    for (const { code, layer } of codeLines(text.slice(0, text.indexOf('M73 P100 R0')))) {
+      const z = word(code, 'Z');
+      if (layer < 0 || z === undefined || !/^G[01]\s/.test(code)) continue;
+      maxZ = Math.max(maxZ, z);
+      if (layer < 40) hops += z > (layer + 1) * 0.2 + 0.3 ? 1 : 0;
+    }
+    assert.ok(maxZ <= 10 + 1e-9, `${printer}: a move to z ${maxZ} on a printer 10 mm high`);
+    assert.ok(hops > 10, `${printer}: the lower layers still hop the full 0.4 mm (${hops})`);
+    assert.match(text, /^;MAXZ:10$/m);
+  }
+  await assert.rejects(
+    gcodeOf(CUBE, { overrides: { bedHeight: 10.5, adhesionType: 'raft' } }),
+    (e: Error) => /above the build height .*10\.5 mm.*raftLayers/.test(e.message) && (e as { code?: string }).code === 'OUT_OF_VOLUME',
+  );
+});
+
+test('a nozzle temperature of 0 writes no command: never M104 S0 under the print', async () => {
+  const later = await gcodeOf(CUBE, { overrides: { nozzleTemperature: 0 } });
+  // (the end G-code turns the heater off, after the print)
+  assert.doesNotMatch(later.text.slice(0, later.text.indexOf('M73 P100 R0')), /^M10[49] S0\b/m);
+  assert.match(later.text, /^M109 S210/m, 'the first layer still heats');
+  // the first layer's 0 with a start G-code that does not heat: no heating command at all, and a warning
+  const first = await gcodeOf(CUBE, { overrides: { firstLayerNozzleTemperature: 0 } });
+  const preamble = first.text.slice(0, first.text.indexOf(';LAYER:0'));
+  assert.doesNotMatch(preamble, /^M10[49]\b/m);
+  assert.match(first.text, /^M104 S210/m, 'the later layers set theirs');
+  assert.ok(first.warnings.some((w) => /firstLayerNozzleTemperature is 0 .*nothing in the file heats the nozzle/.test(w)), first.warnings.join('; '));
+  const cold = await gcodeOf(CUBE, { overrides: { firstLayerNozzleTemperature: 100 } });
+  assert.ok(cold.warnings.some((w) => /firstLayerNozzleTemperature 100 °C is too cold/.test(w)), cold.warnings.join('; '));
 });

@@ -2,6 +2,7 @@
 // (SettingsError BAD_VALUE naming the key at fault), doubtful ones are warnings.
 import type { SliceSettings } from '../engine/settings.js';
 import { SettingsError } from './errors.js';
+import { templateSetsTemperatures } from '../engine/output/template.js';
 
 /** Placeholders the G-code writer fills in start and end G-code templates. */
 export const GCODE_PLACEHOLDERS: Readonly<Record<string, string>> = {
@@ -46,7 +47,12 @@ export function crossCheckSettings(s: SliceSettings): string[] {
   if (s.layerHeight > s.lineWidth) warnings.push(`layerHeight ${fmt(s.layerHeight)} mm is more than lineWidth ${fmt(s.lineWidth)} mm`);
   if (s.filamentDiameter < nozzle) warnings.push(`filamentDiameter ${fmt(s.filamentDiameter)} mm is smaller than the nozzle`);
 
-  if (s.nozzleTemperature > 0 && s.nozzleTemperature < 150) warnings.push(`nozzleTemperature ${s.nozzleTemperature} °C is too cold to melt common filaments`);
+  for (const key of ['nozzleTemperature', 'firstLayerNozzleTemperature'] as const) {
+    if (s[key] > 0 && s[key] < 150) warnings.push(`${key} ${s[key]} °C is too cold to melt common filaments`);
+  }
+  if (s.firstLayerNozzleTemperature === 0 && !templateSetsTemperatures(s.startGcode).nozzle) {
+    warnings.push('firstLayerNozzleTemperature is 0 and startGcode sets no nozzle temperature (M104/M109): nothing in the file heats the nozzle');
+  }
   for (const key of ['nozzleTemperature', 'firstLayerNozzleTemperature'] as const) {
     if (s[key] > s.maxNozzleTemperature) {
       const reaction = s.gcodeFlavor === 'klipper' ? 'Klipper stops the print at the first heating command' : 'the firmware caps or refuses it';

@@ -123,7 +123,8 @@ export class LayerEmitter {
   private afterFirstLayer(L: string[]): void {
     const s = this.s;
     // formatted as the first layer's temperatures are (never in exponent form, never NaN)
-    if (s.nozzleTemperature !== s.firstLayerNozzleTemperature) L.push(`M104 S${mm3(s.nozzleTemperature)}`);
+    // 0: no command, the nozzle stays as it is (M104 S0 turned the heater off under the print)
+    if (s.nozzleTemperature > 0 && s.nozzleTemperature !== s.firstLayerNozzleTemperature) L.push(`M104 S${mm3(s.nozzleTemperature)}`);
     if (s.heatedBed && s.bedTemperature !== s.firstLayerBedTemperature) L.push(`M140 S${mm3(s.bedTemperature)}`);
   }
 

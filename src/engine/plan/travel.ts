@@ -67,6 +67,14 @@ export class TravelPlanner {
   }
 
   /**
+   * The lift of a retracted travel: zHop, but never above the build height (Klipper stops a print at
+   * such a move): the top layers of a part as tall as the printer lift less, or not at all.
+   */
+  private hopUm(): number {
+    return Math.max(0, Math.min(Math.round(this.s.zHop * 1000), Math.round(this.s.bedHeight * 1000) - this.z));
+  }
+
+  /**
    * Moves the nozzle to (x, y). `regionOf` gives the comb region of the island the move happens in
    * (built on first need; null outside islands: skirt, support). `forceRetract` retracts whatever
    * the distance (the first move of a layer with retractAtLayerChange); `fromInside` tells that
@@ -84,7 +92,7 @@ export class TravelPlanner {
     if (!ops.known) {
       // from wherever the previous layer ended: retracted, lifted on the way when z-hop is on,
       // without a move to a made-up start point
-      const hop = Math.round(s.zHop * 1000);
+      const hop = this.hopUm();
       ops.retract(s.retractLength, s.retractSpeed);
       ops.moveTo(x, y, this.speed, hop > 0 ? this.z + hop : undefined);
       if (hop > 0) ops.moveZ(this.z, s.zSpeed, hop);
@@ -130,7 +138,7 @@ export class TravelPlanner {
       return;
     }
     this.stats.retracted++;
-    const hop = Math.round(s.zHop * 1000);
+    const hop = this.hopUm();
     ops.retract(s.retractLength, s.retractSpeed);
     if (hop > 0) ops.moveZ(this.z + hop, s.zSpeed, hop);
     // a long way round inside the part keeps its route: retracted, it still does not cross a wall

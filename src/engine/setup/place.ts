@@ -184,11 +184,19 @@ function applyTransform(m: ModelInput, t: ModelTransform, s: SliceSettings): Mod
   return { ...rest, mesh: { positions, indices: m.mesh.indices }, keepPosition: true };
 }
 
+/** What makes each kind of adhesion take less room around the model. */
+const ADHESION_FIXES: Record<SliceSettings['adhesionType'], string> = {
+  none: 'or move it away from the bed edge',
+  skirt: 'fewer skirtLoops, a shorter skirtMinLength, a smaller skirtDistance, or adhesionType none',
+  brim: 'a narrower brimWidth, or adhesionType none or skirt',
+  raft: 'a smaller raftMargin, or adhesionType none or skirt',
+};
+
 /**
  * After the toolpaths are made: everything the layers print, skirt, brim and raft included, lies on
  * the bed. The model may fit while its adhesion does not (a 20 mm cube on a 30 mm bed has a skirt from
  * -1.2 to 31.2 mm): Klipper stops the print at the first such move ("Move out of range"), Marlin drags
- * the nozzle along the edge.
+ * the nozzle along the edge. Nor may anything rise above the build height (a raft raises the model).
  */
 export function checkPrintOnBed(bounds: Bounds3, s: SliceSettings, bedReach = 0): void {
   const x0 = s.originCenter ? -s.bedWidth / 2 : 0;
@@ -196,12 +204,17 @@ export function checkPrintOnBed(bounds: Bounds3, s: SliceSettings, bedReach = 0)
   const over = s.roundBed
     ? bedReach - s.bedWidth / 2
     : Math.max(x0 - bounds.min[0], y0 - bounds.min[1], bounds.max[0] - (x0 + s.bedWidth), bounds.max[1] - (y0 + s.bedDepth));
+  const above = bounds.max[2] - s.bedHeight;
+  if (above > 1e-3) {
+    const cause = s.adhesionType === 'raft' ? `the raft under the model raises it; choose fewer raftLayers, a smaller raftAirGap, or adhesionType none, skirt or brim` : 'choose a smaller model';
+    throw new SliceError(`the print reaches z ${fmt(bounds.max[2])} mm, above the build height of ${s.machineName} (${s.bedHeight} mm): ${cause}`, 'OUT_OF_VOLUME');
+  }
   if (!(over > 1e-3)) return;
   const what = s.adhesionType === 'none' ? 'toolpaths' : `${s.adhesionType} (adhesionType)`;
   const bed = s.roundBed ? `a round bed ${s.bedWidth} mm across` : `${s.bedWidth} × ${s.bedDepth} mm`;
   throw new SliceError(
     `the print reaches ${fmt(Math.max(0.1, over))} mm beyond the bed of ${s.machineName} (${bed}): ` +
-      `its ${what} around the model does not fit; choose a smaller model, adhesionType none or skirt, or a narrower brimWidth, raftMargin or skirtDistance`,
+      `its ${what} around the model does not fit; choose a smaller model, ${ADHESION_FIXES[s.adhesionType]}`,
     'OUT_OF_VOLUME',
   );
 }
