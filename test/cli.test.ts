@@ -61,6 +61,9 @@ test('slice usage errors exit 2 without a stack trace', () => {
     ['slice', cube, '-o', 'x.gcode', '--support', 'x'],
     ['slice', cube, '-o', 'x.gcode', '--frobnicate'],
     ['slice', cube, '-o', 'x.gcode', '--set', 'novalue'],
+    // a quote left open: the firmware would not run a `"G28` line
+    ['slice', cube, '-o', 'x.gcode', '--set', 'startGcode="G28'],
+    ['slice', cube, '-o', 'x.gcode', '--set', 'filamentName="'],
   ]) {
     const r = stratum(...args);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);

@@ -9,7 +9,10 @@ export function parseSetValue(text: string): string | number | boolean {
   if (t === 'true') return true;
   if (t === 'false') return false;
   if (DECIMAL_TEXT.test(t)) return Number(t);
-  if (t.length >= 2 && t.startsWith('"') && t.endsWith('"')) {
+  // a value that opens a quote is a quoted string (JSON escapes): one left open (`startGcode="G28`)
+  // was taken as literal text, a `"G28` line the firmware does not run
+  if (t.startsWith('"')) {
+    if (t.length < 2 || !t.endsWith('"')) throw new UsageError(`--set: the quoted string ${t} is not closed (end it with ")`, 'slice');
     try {
       return JSON.parse(t) as string;
     } catch {

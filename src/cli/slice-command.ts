@@ -134,7 +134,7 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
 function outputFormatFor(flag: string | undefined, output: string): 'GCODE' | 'FCODE' | undefined {
   if (flag !== undefined) {
     const f = flag.toUpperCase();
-    if (f !== 'GCODE' && f !== 'FCODE') throw new UsageError(`slice: --format must be gcode or fcode, got "${flag}"`, 'slice');
+    if (f !== 'GCODE' && f !== 'FCODE') throw new UsageError(`--format must be gcode or fcode, got "${flag}"`, 'slice');
     return f;
   }
   if (/\.fcode$/i.test(output)) return 'FCODE';

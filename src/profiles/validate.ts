@@ -74,7 +74,7 @@ export function validateValue(key: string, value: unknown, options: ValidateOpti
       if (fromText && typeof value === 'string' && DECIMAL_TEXT.test(value.trim())) n = Number(value.trim());
       const kind = spec.type === 'integer' ? 'a whole number' : 'a number';
       if (typeof n !== 'number') throw badValue(spec, value, `${kind} ${rangeText(spec)}`);
-      if (!Number.isFinite(n)) throw badValue(spec, value, `a finite number`);
+      if (!Number.isFinite(n)) throw badValue(spec, value, `a finite number ${rangeText(spec)}`);
       if (spec.type === 'integer' && !Number.isInteger(n)) throw badValue(spec, value, `${kind} ${rangeText(spec)}`);
       if (n < spec.min || n > spec.max) throw badValue(spec, value, rangeText(spec));
       if (n !== 0 && Math.abs(n) < NUMBER_RESOLUTION) throw badValue(spec, value, resolutionText(spec));
