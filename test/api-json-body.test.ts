@@ -44,6 +44,17 @@ describe('JSON bodies with forbidden keys', () => {
     assert.doesNotMatch(r.body.message, /content-type is set/);
   });
 
+  test('legacy: JSON sent under a type the calls do not read says so, not only that a field is missing', async () => {
+    const body = '{"taskid": "00000000-0000-4000-8000-000000000000"}';
+    const r = await call(t.url, '/v0.2/GetProgress', { key: t.key, body, headers: { 'Content-Type': 'application/octet-stream' } });
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.body.error.errorMessage, /^taskid is required .*\(the body was not read: its Content-Type application\/octet-stream is not application\/json\)$/);
+    // the id in the query still works under any type, as legacy clients send it
+    const q = await call(t.url, '/v0.2/GetProgress?taskid=00000000-0000-4000-8000-000000000000', { key: t.key, body: 'x', headers: { 'Content-Type': 'application/octet-stream' } });
+    assert.equal(q.status, 404, q.text);
+    assert.equal(q.body.error.errorCode, 'URE005');
+  });
+
   test('legacy: the same reason in the legacy envelope, for a small body', async () => {
     const r = await post('/v0.1/ProvideFile', '{"file": {"FileName": "a.rvwj"}, "__proto__": {"x": 1}}');
     assert.equal(r.status, 400, r.text);
