@@ -221,7 +221,12 @@ describe('v0.2 over HTTP', () => {
     manyFields.append('FileName', 'a.stl');
     manyFields.append('file', new Blob([stl]), 'a.stl');
     for (let i = 0; i < 25; i++) manyFields.append(`f${i}`, 'x');
-    for (const [form, message] of [[twoFiles, /more than one file part/], [manyFields, /too many fields/]] as const) {
+    // the same fields before the file: said as such (it was "the multipart body ended before the file part was complete")
+    const fieldsFirst = new FormData();
+    for (let i = 0; i < 25; i++) fieldsFirst.append(`f${i}`, 'x');
+    fieldsFirst.append('FileName', 'a.stl');
+    fieldsFirst.append('file', new Blob([stl]), 'a.stl');
+    for (const [form, message] of [[twoFiles, /more than one file part/], [manyFields, /more than 20 fields/], [fieldsFirst, /^the form has more than 20 fields/]] as const) {
       const res = await fetch(`${t.url}/v0.2/UploadFile`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': t.key }, body: form });
       const body = await res.json();
       assert.equal(res.status, 400, JSON.stringify(body));

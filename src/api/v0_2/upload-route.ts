@@ -42,6 +42,10 @@ function wholePart(file: Readable, raw: IncomingMessage): Readable {
   return out;
 }
 
+/** Text fields a form may have besides its file (the public clients send one, FileName). */
+const MAX_FIELDS = 20;
+const tooManyFields = () => badRequest(`the form has more than ${MAX_FIELDS} fields: send FileName and the file`);
+
 /** The next part of the form; what the parser itself refuses (no boundary, a malformed part header) is the client's mistake. */
 async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult<Multipart>> {
   try {
@@ -52,7 +56,7 @@ async function nextPart(parts: AsyncIterator<Multipart>): Promise<IteratorResult
     // a count limit is a form that is not the one this call takes (the size limit stays 413)
     const code = (err as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT') throw badRequest('the form has more than one file part: send one STL as the field `file`');
-    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw badRequest('the form has too many fields: send FileName and the file');
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw tooManyFields();
     throw err;
   }
 }
@@ -62,7 +66,10 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
   const limit = core.files.uploadLimit;
   // one byte over the limit reaches the blob store, which then refuses the file (413); the part's
   // file name as sent (busboy would cut `../../x.stl` to `x.stl`), so the v1 name rule refuses a path
-  const limits = { fileSize: limit + 1, files: 1, fields: 20, fieldSize: 64 * 1024 };
+  // fields: one over MAX_FIELDS, which readForm refuses itself as it reaches it: the parser's own
+  // limit, hit before the file part, surfaced only once the file part was cut off ("the multipart
+  // body ended before the file part was complete")
+  const limits = { fileSize: limit + 1, files: 1, fields: MAX_FIELDS + 1, fieldSize: 64 * 1024 };
   // the raw bytes whatever the type says (the scope reads text/plain as JSON for the other calls)
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
@@ -81,10 +88,12 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
 
   async function readForm(req: FastifyRequest, name: string | undefined, onStored: (file: FileRecord) => void): Promise<FileRecord> {
     let file: FileRecord | undefined;
+    let fields = 0;
     const parts = req.parts();
     for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
       const part = next.value;
       if (part.type === 'field') {
+        if (++fields > MAX_FIELDS) throw tooManyFields();
         if (part.fieldname.toLowerCase() === 'filename' && typeof part.value === 'string' && part.value.trim()) name = part.value.trim();
         continue;
       }
