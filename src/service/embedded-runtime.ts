@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../store/embedded-stores.js';
+import { lockDataDir, type DataDirLock } from '../store/sqlite/data-dir-lock.js';
 import type { AccountService } from './account-service.js';
 import type { ServiceConfig } from './config.js';
 import type { FileService } from './file-service.js';
@@ -51,6 +52,7 @@ export class EmbeddedRuntime implements ServiceCore {
   readonly runner: EmbeddedRunner | null;
   private readonly readiness: Readiness;
   private closed = false;
+  private lock: DataDirLock | null = null;
 
   constructor(
     readonly config: ServiceConfig,
@@ -86,8 +88,17 @@ export class EmbeddedRuntime implements ServiceCore {
     if (runner) this.tasks.onQueued = () => runner.notify();
   }
 
+  /** Takes the data directory (one server each: data-dir-lock.ts), then opens its stores. */
   static open(config: ServiceConfig, log: Logger, opts: EmbeddedRuntimeOptions = {}): EmbeddedRuntime {
-    return new EmbeddedRuntime(config, log, openEmbeddedStores(config.dataDir), opts);
+    const lock = lockDataDir(config.dataDir);
+    try {
+      const runtime = new EmbeddedRuntime(config, log, openEmbeddedStores(config.dataDir), opts);
+      runtime.lock = lock;
+      return runtime;
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
   }
 
   /** resumes interrupted work and starts the workers and the sweeper */
@@ -114,5 +125,6 @@ export class EmbeddedRuntime implements ServiceCore {
     await this.runner?.stop(graceMs);
     await this.sweeper.idle();
     await this.stores.close();
+    this.lock?.release();
   }
 }

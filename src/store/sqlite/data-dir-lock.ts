@@ -1,0 +1,55 @@
+// One `stratum serve` per data directory. A second one on the same directory cleared the first one's
+// temporary files (its upload in progress failed), took its running slices as those of a dead
+// process, and answered from caches the other was changing. The lock is an exclusive SQLite lock on
+// a small file of its own (`stratum.lock`): the operating system releases it when the process ends,
+// however it ends (kill -9 included), so no stale lock ever stops a start. `stratum keys` does not
+// take it: it may run beside a server, as the database allows.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeDirectorySync } from '../make-directory.js';
+import { sqlite, type SqliteDatabase } from './driver.js';
+
+export interface DataDirLock {
+  release(): void;
+}
+
+/** Another process holds the data directory. */
+export class DataDirInUse extends Error {
+  override name = 'DataDirInUse';
+}
+
+export function lockDataDir(dataDir: string): DataDirLock {
+  makeDirectorySync(dataDir);
+  const file = join(dataDir, 'stratum.lock');
+  const pidFile = `${file}.pid`;
+  const Database = sqlite();
+  const db: SqliteDatabase = new Database(file, { timeout: 0 });
+  try {
+    // exclusive locking mode: the first write takes the file's lock and keeps it until the connection closes
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)');
+    db.exec('DELETE FROM holder');
+  } catch (err) {
+    db.close();
+    if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+    let holder = '';
+    try {
+      holder = ` (pid ${Number.parseInt(readFileSync(pidFile, 'utf8'), 10) || '?'})`;
+    } catch {
+      // the holder's pid file is only a courtesy
+    }
+    throw new DataDirInUse(
+      `the data directory ${dataDir} is in use by another stratum serve${holder}: one server per data directory. Stop that one, or give this one its own STRATUM_DATA_DIR (--data-dir); for more than one process, see the distributed mode in docs/deployment.md`,
+    );
+  }
+  // read by a second server to say who holds the lock; the lock itself is the database's
+  writeFileSync(pidFile, `${process.pid}\n`);
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      db.close();
+    },
+  };
+}
