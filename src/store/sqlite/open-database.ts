@@ -8,17 +8,44 @@ import { sqlite, type SqliteDatabase } from './driver.js';
 
 export type { SqliteDatabase };
 
-export function openDatabase(file: string): SqliteDatabase {
+export interface OpenDatabaseOptions {
+  /** called before the schema is made in a database that has none (missing, empty): may refuse by throwing */
+  beforeCreate?: () => void;
+  /** check the file for damage (quick_check) before it is used */
+  check?: boolean;
+}
+
+export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): SqliteDatabase {
   makeDirectorySync(dirname(file));
   const Database = sqlite();
   const db = new Database(file);
+  if (opts.beforeCreate && !hasSchema(db)) {
+    try {
+      opts.beforeCreate();
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // several processes (server, `stratum keys`) may use the file at once
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  if (opts.check) checkIntact(db, file);
   return db;
+}
+
+/** A database damaged inside (a page overwritten) opens without a word and fails request by request: said at the start instead. */
+function checkIntact(db: SqliteDatabase, file: string): void {
+  // quick_check: the b-trees' structure, without matching every index against its table (O(size))
+  const rows = db.pragma('quick_check(5)') as Array<{ quick_check: string }>;
+  const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+  if (problems.length === 0) return;
+  db.close();
+  const said = problems.join('; ').replace(/\s*\n\s*/g, '; ').slice(0, 300);
+  throw new Error(`${file} is damaged (SQLite quick_check: ${said}): restore it from its backup (docs/deployment.md)`);
 }
 
 function migrate(db: SqliteDatabase): void {
@@ -34,4 +61,8 @@ function migrate(db: SqliteDatabase): void {
       setVersion.run(version + 1);
     }).immediate();
   }
+}
+
+function hasSchema(db: SqliteDatabase): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").get() !== undefined;
 }
