@@ -171,6 +171,9 @@ describe('configuration', () => {
   test('bad values are refused with the source named', () => {
     assert.throws(() => loadConfig({ env: { STRATUM_WORKERS: 'two' } }), (e: Error) => e instanceof ConfigError && /STRATUM_WORKERS/.test(e.message));
     assert.throws(() => loadConfig({ env: { STRATUM_WORKERS: '0' } }), /at least 1/);
+    // a 0 s lease made every task fail as interrupted; a 0 s timeout stopped every slice
+    assert.throws(() => loadConfig({ env: { STRATUM_LEASE_S: '0' } }), /STRATUM_LEASE_S.*at least 1/);
+    assert.throws(() => loadConfig({ env: { STRATUM_TASK_TIMEOUT_S: '0' } }), /STRATUM_TASK_TIMEOUT_S.*at least 1/);
     assert.throws(() => loadConfig({ env: { PORT: '70000' } }), /port/);
     assert.throws(() => loadConfig({ env: { STRATUM_LOG_LEVEL: 'loud' } }), /log level/);
     const file = join(dir, 'bad.json');

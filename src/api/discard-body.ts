@@ -52,7 +52,9 @@ export async function discardRestOfBody(raw: IncomingMessage, limitBytes = DISCA
  * the rest of the body read, so that the client can take the answer. Throws the error to answer.
  */
 export async function refuseUpload(err: unknown, req: FastifyRequest, reply: FastifyReply): Promise<never> {
-  if (!(err instanceof ApiError) && (req.raw.destroyed || req.raw.readableAborted)) {
+  // a body read to its end (the request is then destroyed too) was not interrupted: whatever failed
+  // after it (the database refusing the record) is the service's, not the client's
+  if (!(err instanceof ApiError) && !req.raw.complete && (req.raw.destroyed || req.raw.readableAborted)) {
     reply.header('connection', 'close');
     throw new ApiError('URE000', 'the upload was interrupted before the end of the body');
   }

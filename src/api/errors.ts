@@ -15,7 +15,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   // the object store is down or refused: the service's fault, and worth a retry (the cause is logged)
   if (err instanceof BlobStoreUnavailableError) return new ApiError('SF000', 'the file store is unavailable; try again later', undefined, 503);
-  if (err instanceof MetadataStoreUnavailableError) return new ApiError('SF000', 'the database is unavailable; try again later', undefined, 503);
+  if (err instanceof MetadataStoreUnavailableError || isSqliteUnavailable(err)) return new ApiError('SF000', 'the database is unavailable; try again later', undefined, 503);
   const e = err as FastifyError & { validation?: unknown };
   if (e?.validation) return new ApiError('URE000', e.message);
   switch (e?.code) {
@@ -34,6 +34,15 @@ export function toApiError(err: unknown): ApiError {
     return new ApiError('URE000', e.message, undefined, e.statusCode);
   }
   return new ApiError('SF000', 'internal error; try again later', undefined, 500);
+}
+
+/**
+ * SQLite (the embedded store) refusing for a while, not for the request: locked past its busy
+ * timeout, the disk full or failing, the file read-only or gone. Worth a retry, as PostgreSQL down is.
+ */
+function isSqliteUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL)/.test(code);
 }
 
 export function errorBody(err: ApiError): ApiErrorBody {

@@ -171,7 +171,9 @@ function coerce(key: keyof ServiceConfig, raw: unknown, source: string): Service
     if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
       throw new ConfigError(`${source}: '${String(raw)}' is not a valid ${integer ? 'whole number' : 'number'} ≥ 0`);
     }
-    if ((key === 'workers' || key === 'maxAttempts' || key === 'maxUploadBytes') && n < 1) {
+    // a lease of 0 s expired at once (every slice counted as a dead worker's, and failed); a task
+    // timeout of 0 s stopped every slice
+    if ((key === 'workers' || key === 'maxAttempts' || key === 'maxUploadBytes' || key === 'leaseS' || key === 'taskTimeoutS') && n < 1) {
       throw new ConfigError(`${source}: must be at least 1`);
     }
     if ((key === 'port' || key === 'opsPort') && n > 65535) throw new ConfigError(`${source}: not a port number`);
