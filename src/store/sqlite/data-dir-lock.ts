@@ -19,11 +19,18 @@ export class DataDirInUse extends Error {
 }
 
 export function lockDataDir(dataDir: string): DataDirLock {
-  makeDirectorySync(dataDir);
   const file = join(dataDir, 'stratum.lock');
   const pidFile = `${file}.pid`;
   const Database = sqlite();
-  const db: SqliteDatabase = new Database(file, { timeout: 0 });
+  let db: SqliteDatabase;
+  try {
+    makeDirectorySync(dataDir);
+    db = new Database(file, { timeout: 0 });
+  } catch (err) {
+    // said with the setting to change, as the stores say it: the raw error names only the path
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(`cannot use the data directory ${dataDir} (STRATUM_DATA_DIR, --data-dir): ${why}`, { cause: err });
+  }
   try {
     // exclusive locking mode: the first write takes the file's lock and keeps it until the connection closes
     db.pragma('locking_mode = EXCLUSIVE');
