@@ -6,6 +6,7 @@ import { dec5, micronsToMm } from '../src/engine/output/number-format.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import type { LayerPlan, PlanOp } from '../src/engine/plan/types.js';
 import type { SliceSettings } from '../src/engine/settings.js';
+import { SliceError } from '../src/engine/types.js';
 
 const META = { modelNames: ['cube.stl'], generator: 'Stratum 0.1.0' };
 const E_SIDE = 0.66516; // 20 mm of a 0.4 × 0.2 mm line of 1.75 mm filament
@@ -97,6 +98,19 @@ test('a start G-code that ends in relative mode (G91) leaves the layers absolute
   for (let i = 0; i < whole.moves.length; i++) maxX = Math.max(maxX, (x += whole.moves.dx[i]!));
   assert.ok(maxX <= stats.bounds.max[0] + 1e-6, `x reaches ${maxX}, the print ${stats.bounds.max[0]}`);
   assert.ok(Math.abs(simulate(whole.moves, limitsFromSettings(s)).totalS - stats.printTimeS) < 1e-6 * stats.printTimeS);
+});
+
+test('a file larger than one file can be is a SliceError saying what to change, as soon as it passes the limit', () => {
+  assert.throws(
+    () => writeGcode(twoLayers(), settings(), META, { maxOutputBytes: 200 }),
+    (e: Error) => e instanceof SliceError && e.code === 'BAD_SETTINGS' && /^the G-code would be larger than 200 bytes.*layerHeight.*infillDensity/.test(e.message),
+  );
+  assert.ok(writeGcode(twoLayers(), settings(), META).text.length > 200);
+  // the moves' memory handed to the file is at most what one array holds (a view of a block of 4 GB
+  // and more threw "Invalid typed array length")
+  const moves = new MoveBuffer(1000);
+  assert.equal(moves.takeMemory(100).length, 100);
+  assert.equal(new MoveBuffer(1000).takeMemory().length, 40_000);
 });
 
 test('the header time is the simulation of the written text, and filament its net extrusion', () => {

@@ -4,15 +4,36 @@
 const encoder = new TextEncoder();
 const CHUNK = 256 * 1024;
 
+/**
+ * The longest file made in one array: 4 GiB − 1, the most one Uint8Array holds on Node 20 (and the
+ * most a FAT32 card, what printers read files from, holds in one file).
+ */
+export const MAX_FILE_BYTES = 2 ** 32 - 1;
+
+/** The file would pass `limit` bytes; thrown as soon as it does, before the rest is made. */
+export class FileTooLarge extends Error {
+  override name = 'FileTooLarge';
+  constructor(readonly limit: number) {
+    super(`the file would be larger than ${limit} bytes`);
+  }
+}
+
 /** Parts of a file joined with '\n', like `string[].join('\n')` but into bytes. */
 export class ByteChunks {
   private readonly full: Uint8Array[] = [];
+  private fullBytes = 0;
   private chunk: Uint8Array;
   private used = 0;
   private parts = 0;
 
-  /** `memory`: room to write into first (memory the caller no longer needs), before new chunks */
-  constructor(memory?: Uint8Array) {
+  /**
+   * `memory`: room to write into first (memory the caller no longer needs), before new chunks;
+   * `limit`: the most bytes the file may have (FileTooLarge past it)
+   */
+  constructor(
+    memory?: Uint8Array,
+    private readonly limit = MAX_FILE_BYTES,
+  ) {
     this.chunk = memory ?? new Uint8Array(0);
   }
 
@@ -30,9 +51,7 @@ export class ByteChunks {
 
   /** Total bytes so far. */
   get length(): number {
-    let n = this.used;
-    for (const c of this.full) n += c.length;
-    return n;
+    return this.fullBytes + this.used;
   }
 
   private put(s: string): void {
@@ -41,7 +60,11 @@ export class ByteChunks {
     this.used += r.written;
     if (r.read === s.length) return;
     const rest = s.slice(r.read);
-    if (this.used > 0) this.full.push(this.chunk.subarray(0, this.used));
+    if (this.used > 0) {
+      this.full.push(this.chunk.subarray(0, this.used));
+      this.fullBytes += this.used;
+      if (this.fullBytes > this.limit) throw new FileTooLarge(this.limit);
+    }
     // a UTF-16 unit takes at most 3 bytes
     this.chunk = new Uint8Array(Math.max(CHUNK, rest.length * 3));
     this.used = encoder.encodeInto(rest, this.chunk).written;
@@ -49,6 +72,7 @@ export class ByteChunks {
 
   /** The file: every chunk copied once into one array, which is all that stays. */
   join(): Uint8Array {
+    if (this.length > this.limit) throw new FileTooLarge(this.limit);
     const out = new Uint8Array(this.length);
     let k = 0;
     for (const c of this.full) {
@@ -57,6 +81,7 @@ export class ByteChunks {
     }
     out.set(this.chunk.subarray(0, this.used), k);
     this.full.length = 0;
+    this.fullBytes = 0;
     this.chunk = new Uint8Array(0);
     this.used = 0;
     return out;

@@ -4,7 +4,7 @@
 // progress and elapsed time, end G-code, PrusaSlicer-style trailer.
 import type { LayerPlan } from '../plan/types.js';
 import type { SliceSettings } from '../settings.js';
-import type { Bounds3 } from '../types.js';
+import { SliceError, type Bounds3 } from '../types.js';
 import { sumByGroup } from './estimator.js';
 import { flavorRules, klipperObjectNames, type FlavorRules } from './flavors.js';
 import { headerLines } from './header.js';
@@ -16,7 +16,7 @@ import { parseGcode } from './parse-gcode.js';
 import { simulate } from './simulate.js';
 import { fillTemplate, templateSetsTemperatures, templateValues } from './template.js';
 import { trailerLines } from './trailer.js';
-import { ByteChunks } from './byte-chunks.js';
+import { ByteChunks, FileTooLarge, MAX_FILE_BYTES } from './byte-chunks.js';
 import { clampEndLift } from './end-lift.js';
 import { planSourceOf, type PlanSource } from './plan-source.js';
 import { finite } from './finite.js';
@@ -58,6 +58,8 @@ export interface WrittenGcodeBytes {
 export interface WriteOptions {
   /** up to this many operations the layers are walked once, their text kept (default KEEP_TEXT_MAX_OPS) */
   keepTextMaxOps?: number;
+  /** the most bytes the file may have (default MAX_FILE_BYTES, 4 GiB − 1) */
+  maxOutputBytes?: number;
 }
 
 /** The file as text (convenient for tests and small prints); slices use writeGcodeBytes. */
@@ -79,7 +81,7 @@ const KEEP_TEXT_MAX_OPS = 100_000;
  * straight into the file's chunks. So no layer text is held while the moves are simulated. A small
  * print (KEEP_TEXT_MAX_OPS) gets its text in pass 1 and is walked once.
  */
-export function writeGcodeBytes(
+function assembleGcode(
   input: readonly LayerPlan[] | PlanSource,
   settings: SliceSettings,
   meta: GcodeMeta,
@@ -117,7 +119,7 @@ export function writeGcodeBytes(
 
   // ── pass 2: assemble ───────────────────────────────────────────────────────────────────────
   // the text goes first where the moves were: they are garbage now but not yet collected
-  const out = new ByteChunks(memory);
+  const out = new ByteChunks(memory, options.maxOutputBytes ?? MAX_FILE_BYTES);
   out.push(...headerLines(rules, settings, stats, meta.generator));
   out.push('');
   if (rules.klipper) out.push(...objectDefinitions(emitted.modelBounds, objectNames));
@@ -166,6 +168,21 @@ export function writeGcodeBytes(
     '',
   );
   return { output: out.join(), stats };
+}
+
+/** The G-code as bytes, or a SliceError saying what to change when it would be larger than one file can be. */
+export function writeGcodeBytes(...args: Parameters<typeof assembleGcode>): WrittenGcodeBytes {
+  try {
+    return assembleGcode(...args);
+  } catch (err) {
+    if (!(err instanceof FileTooLarge)) throw err;
+    const size = Number.isInteger((err.limit + 1) / 2 ** 30) ? `${(err.limit + 1) / 2 ** 30} GiB` : `${err.limit} bytes`;
+    throw new SliceError(
+      `the G-code would be larger than ${size}, the most one file can be (a printer's FAT32 card holds no more): ` +
+        'choose a larger layerHeight, a lower infillDensity, or fewer or smaller models',
+      'BAD_SETTINGS',
+    );
+  }
 }
 
 /**

@@ -50,8 +50,10 @@ export class MoveBuffer {
    * file's text there once the moves are simulated, instead of allocating as much again while the
    * moves are still waiting to be collected). The buffer is left empty.
    */
-  takeMemory(): Uint8Array {
-    const bytes = new Uint8Array(this.block);
+  takeMemory(maxBytes = 2 ** 32 - 1): Uint8Array {
+    // at most what one Uint8Array holds (a view of a block of 100 million moves and more, 4 GB and
+    // up, threw "Invalid typed array length" after minutes of slicing)
+    const bytes = new Uint8Array(this.block, 0, Math.min(this.block.byteLength, maxBytes));
     this.block = new ArrayBuffer(5 * 8 * 16);
     [this.dx, this.dy, this.dz, this.de, this.feed] = columns(this.block, 16);
     this.length = 0;
