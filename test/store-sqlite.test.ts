@@ -121,6 +121,12 @@ describe('disk blob store', () => {
     await assert.rejects(blobs.read('outputs/dir'), BlobStoreUnavailableError);
   });
 
+  test('a disk with less room than the store needs makes it not answer (so /readyz says so)', async () => {
+    await blobs.ping();
+    const full = new DiskBlobStore(dir, Number.MAX_SAFE_INTEGER);
+    await assert.rejects(full.ping(), /the disk holding .* is full: \d+ bytes free, under \d+/);
+  });
+
   test('over the limit or on a broken source nothing is kept', async () => {
     await assert.rejects(blobs.put('files/big', Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), { maxBytes: 1000 }), BlobTooLargeError);
     const broken = new Readable({ read() {} });

@@ -3,7 +3,7 @@
 // renames it into place, so a blob is either complete or absent. Anything that fails on the way
 // (limit, client gone, disk full) removes the temporary file.
 import { createReadStream } from 'node:fs';
-import { access, constants, mkdir, open, readFile, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { access, constants, mkdir, open, readFile, readdir, rename, rm, stat, statfs, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -17,6 +17,9 @@ import { BlobNotFoundError, BlobSourceError, BlobStoreUnavailableError, BlobTooL
 /** Keys are our own ("files/<guid>"), never user text; still refuse anything that could leave the root. */
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
+/** Free space under which the store counts as down (no upload or output of any size would be safe). */
+const MIN_FREE_BYTES = 16 * 1024 * 1024;
+
 /** Keys handed out at a time by keysWrittenBefore. */
 const KEYS_PAGE = 500;
 
@@ -24,14 +27,22 @@ export class DiskBlobStore implements BlobStore {
   private readonly tmpDir: string;
   private readonly madeDirs = new Set<string>();
 
-  constructor(private readonly root: string) {
+  /** `minFreeBytes`: less free space than this on the root's disk counts as the store being down */
+  constructor(
+    private readonly root: string,
+    private readonly minFreeBytes = MIN_FREE_BYTES,
+  ) {
     this.tmpDir = join(root, 'tmp');
   }
 
-  /** the root is (or can be made) a directory this process may write in */
+  /** the root is (or can be made) a directory this process may write in, on a disk with room left */
   async ping(): Promise<void> {
     await mkdir(this.root, { recursive: true });
     await access(this.root, constants.W_OK);
+    // a full disk took every upload and output write, while /readyz still said ready
+    const fs = await statfs(this.root);
+    const free = fs.bavail * fs.bsize;
+    if (free < this.minFreeBytes) throw new Error(`the disk holding ${this.root} is full: ${free} bytes free, under ${this.minFreeBytes}`);
   }
 
   private path(key: string): string {
