@@ -1,6 +1,8 @@
 // Opens (and creates or migrates) the embedded SQLite database: WAL journal, so readers never wait
-// for the writer, and synchronous=NORMAL, which in WAL mode loses at most the last commits on a
-// power cut, never consistency.
+// for the writer, and synchronous=FULL, so that a commit is on disk before the answer that reports
+// it: with NORMAL a power cut could lose the record of an upload already answered 200, and the
+// sweeper would then have deleted its file as an orphan. It costs one WAL fsync per commit, a few
+// per task.
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './schema.js';
 import { makeDirectorySync } from '../make-directory.js';
@@ -28,7 +30,7 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
     }
   }
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   // several processes (server, `stratum keys`) may use the file at once
   db.pragma('busy_timeout = 5000');
