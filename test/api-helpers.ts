@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer, type RunningServer } from '../src/api/start-server.js';
 import { defaultConfig, type ServiceConfig } from '../src/service/config.js';
 import { serviceEnv } from '../bench/service-process.js';
+import { request as httpRequest } from 'node:http';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CUBE_STL = join(MODELS, 'xyz_calibration_cube.stl');
@@ -257,3 +258,34 @@ export function gcodeHeaderTotals(gcode: string): { timeS: number; filamentM: nu
 }
 
 export const STL_SETTINGS = { printerModel: 'Creality Ender 3', supportType: 'n', filamentPresetName: 'Createch_PLA' };
+
+/**
+ * Sends the headers of a request declaring `length` bytes of body and only `sent` of them, and gives
+ * the answer: a route that waits for the whole body answers nothing within `waitMs`, which counts as
+ * a failure. (fetch, sending a whole body the server refuses early, fails on Node 20.10's undici
+ * with "fetch failed" instead of giving the answer.)
+ */
+export function postDeclaring(url: string, path: string, key: string, type: string, length: number, sent: string, waitMs = 5000, method = 'POST') {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(url + path, { method, headers: { 'Ocp-Apim-Subscription-Key': key, 'Content-Type': type, 'Content-Length': String(length) } });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer to ${path} within ${waitMs} ms`));
+    }, waitMs);
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.write(sent);
+  });
+}

@@ -4,39 +4,9 @@
 // the HTTP thread. Both are refused 413 now, before they are read, and the service stays up.
 import assert from 'node:assert/strict';
 import { constants as bufferConstants } from 'node:buffer';
-import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { inlineBodyLimit } from '../src/api/legacy/large-body.js';
-import { call, startTestServer, type TestServer } from './api-helpers.js';
-
-/**
- * Sends the headers of a POST declaring `length` bytes and only `sent` of them, and gives the answer:
- * a route that waits for the whole body answers nothing within `waitMs`, which counts as a failure.
- */
-function postDeclaring(url: string, path: string, key: string, type: string, length: number, sent: string, waitMs = 5000) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(url + path, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': key, 'Content-Type': type, 'Content-Length': String(length) } });
-    const timer = setTimeout(() => {
-      req.destroy();
-      reject(new Error(`no answer to ${path} within ${waitMs} ms`));
-    }, waitMs);
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, body });
-      });
-    });
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    req.write(sent);
-  });
-}
+import { call, postDeclaring, startTestServer, type TestServer } from './api-helpers.js';
 
 test('an inline body may be as large as an upload, up to the longest string Node holds', () => {
   assert.equal(inlineBodyLimit(1024), 1024);

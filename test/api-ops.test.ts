@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, layerThreadsFor, loadConfig } from '../src/service/config.js';
 import { availableParallelism } from 'node:os';
-import { call, removeDir, startTestServer, tempDir, upload, type TestServer } from './api-helpers.js';
+import { call, postDeclaring, removeDir, startTestServer, tempDir, upload, type TestServer } from './api-helpers.js';
 
 describe('operations endpoints', () => {
   let t: TestServer;
@@ -110,7 +110,8 @@ describe('operations endpoints', () => {
         if (!op) continue;
         const url = path.replace(/\{\w+\}/, id);
         const form = await call(t.url, url, { method: method.toUpperCase(), key: t.key, body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
-        const big = await call(t.url, url, { method: method.toUpperCase(), key: t.key, body: `"${'x'.repeat(1_100_000)}"`, headers: { 'Content-Type': 'application/json' } });
+        // over 1 MiB declared (the server refuses it from the header)
+        const big = await postDeclaring(t.url, url, t.key, 'application/json', 1_100_000, '"xxxx', 5000, method.toUpperCase());
         for (const r of [form, big]) assert.ok(op.responses[String(r.status)], `${method.toUpperCase()} ${path} answered ${r.status}, which it does not declare`);
         assert.equal(form.status, 415, `${method} ${path}`);
         assert.equal(big.status, 413, `${method} ${path}`);
