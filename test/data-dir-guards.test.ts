@@ -57,7 +57,11 @@ test('a second server on a data directory in use is refused before it touches it
     first.proc.kill('SIGTERM');
     await first.exit;
   }
+  // taken again on a directory whose lock file exists: held as firmly as the first time
   const again = EmbeddedRuntime.open(testConfig(dir), quiet, { withoutRunner: true });
+  const other = spawnSync(process.execPath, [STRATUM_BIN, 'serve'], { env: serveEnv(dir, { STRATUM_WARM_UP: 'false' }), encoding: 'utf8', timeout: 60_000 });
+  assert.equal(other.status, 1, other.stderr);
+  assert.match(other.stderr, /is in use by another stratum serve \(pid \d+\)/);
   await again.close(0);
   // and a server killed outright leaves no lock behind
   const killed = await startServeProcess(serveEnv(dir, { STRATUM_WARM_UP: 'false' }));

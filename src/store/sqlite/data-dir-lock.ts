@@ -32,10 +32,14 @@ export function lockDataDir(dataDir: string): DataDirLock {
     throw new Error(`cannot use the data directory ${dataDir} (STRATUM_DATA_DIR, --data-dir): ${why}`, { cause: err });
   }
   try {
-    // exclusive locking mode: the first write takes the file's lock and keeps it until the connection closes
+    // exclusive locking mode: the first write takes the file's lock and keeps it until the connection
+    // closes; a row written every time, so that there is a write whether the table is new or not
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)');
-    db.exec('DELETE FROM holder');
+    db.transaction(() => {
+      db.exec('DELETE FROM holder');
+      db.prepare('INSERT INTO holder (pid) VALUES (?)').run(process.pid);
+    })();
   } catch (err) {
     db.close();
     if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
