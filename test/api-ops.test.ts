@@ -98,7 +98,7 @@ describe('operations endpoints', () => {
   });
 
   test('a body a route does not take is still read: what that answers, the document declares', async () => {
-    // every POST and DELETE of a task or a file by id, with a form's type (as `curl -d ''` sends) and
+    // every POST and DELETE of a task or a file by id, with a form's type (as `curl -d` sends) and
     // with more than 1 MiB of JSON: the status must be one the operation declares
     const doc = (await call(t.url, '/openapi.json')).body;
     const id = '00000000-0000-4000-8000-000000000000';
@@ -109,7 +109,8 @@ describe('operations endpoints', () => {
         const op = item[method];
         if (!op) continue;
         const url = path.replace(/\{\w+\}/, id);
-        const form = await call(t.url, url, { method: method.toUpperCase(), key: t.key, body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+        // (a field, not an empty body: Node 20.10's fetch sends a DELETE's empty body with a wrong length)
+        const form = await call(t.url, url, { method: method.toUpperCase(), key: t.key, body: 'a=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
         // over 1 MiB declared (the server refuses it from the header)
         const big = await postDeclaring(t.url, url, t.key, 'application/json', 1_100_000, '"xxxx', 5000, method.toUpperCase());
         for (const r of [form, big]) assert.ok(op.responses[String(r.status)], `${method.toUpperCase()} ${path} answered ${r.status}, which it does not declare`);
