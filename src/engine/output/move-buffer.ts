@@ -1,5 +1,6 @@
 // A growable list of machine moves in millimetres, stored column-wise in typed arrays: a big print is
 // around a million moves, and a million small objects would cost far more memory and time.
+import { MAX_FILE_BYTES } from './byte-chunks.js';
 
 /** One move as a plain object (convenient for tests); the simulation reads a MoveBuffer. */
 export interface MoveInput {
@@ -50,7 +51,7 @@ export class MoveBuffer {
    * file's text there once the moves are simulated, instead of allocating as much again while the
    * moves are still waiting to be collected). The buffer is left empty.
    */
-  takeMemory(maxBytes = 2 ** 32 - 1): Uint8Array {
+  takeMemory(maxBytes = MAX_FILE_BYTES): Uint8Array {
     // at most what one Uint8Array holds (a view of a block of 100 million moves and more, 4 GB and
     // up, threw "Invalid typed array length" after minutes of slicing)
     const bytes = new Uint8Array(this.block, 0, Math.min(this.block.byteLength, maxBytes));
