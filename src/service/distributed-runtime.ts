@@ -12,7 +12,7 @@ import type { ServiceCore } from './embedded-runtime.js';
 import type { FileService } from './file-service.js';
 import { Metrics, type GaugeSample } from './metrics.js';
 import type { OutputService } from './output-service.js';
-import { RetentionSweeper } from './retention-sweeper.js';
+import { RetentionSweeper, firstStoredBlob } from './retention-sweeper.js';
 import { coreGauges, makeServices, runnerOptionsFor } from './runtime-parts.js';
 import { Readiness } from './readiness.js';
 import type { TaskService } from './task-service.js';
@@ -99,6 +99,7 @@ export class DistributedRuntime implements ServiceCore {
       stores = await openDistributedStores(config.databaseUrl, {
         applicationName: `stratum-${config.role}`,
         onError: (err) => log.warn({ err }, 'database event connection failed; reconnecting'),
+        beforeCreateSchema: () => refuseOrphanedBucket(blobs, config),
       });
     } catch (err) {
       blobs.close();
@@ -130,4 +131,26 @@ export class DistributedRuntime implements ServiceCore {
     await this.stores.close();
     this.blobs.close();
   }
+}
+
+/** The database has no Stratum schema yet, but the bucket holds stored files. */
+export class DatabaseMissing extends Error {
+  override name = 'DatabaseMissing';
+}
+
+/**
+ * A new schema beside a bucket of stored files means the database that named them is lost (a new
+ * server, a wrong DATABASE_URL, a dropped database): made anew, it names none of them, and the
+ * sweeper would delete every one as an orphan an hour on, past any restore. So it is not made; the
+ * migrations' transaction rolls back and every process that starts refuses the same way.
+ */
+async function refuseOrphanedBucket(blobs: S3BlobStore, config: ServiceConfig): Promise<void> {
+  const found = await firstStoredBlob(blobs);
+  if (found === null) return;
+  const where = `bucket '${config.s3Bucket}'${config.s3Prefix ? ` under prefix '${config.s3Prefix}'` : ''}`;
+  throw new DatabaseMissing(
+    `the database at DATABASE_URL has no Stratum schema, but ${where} holds stored files (${found}): ` +
+      'a new schema would name none of them, and they would be deleted as orphans. Point DATABASE_URL at the ' +
+      'database that names them or restore it from its backup (docs/deployment.md), or use an empty bucket or another S3_PREFIX to start empty',
+  );
 }

@@ -13,6 +13,19 @@ const BATCH = 500;
 export const ORPHAN_AGE_MS = 60 * 60_000;
 const BLOB_PREFIXES = ['files/', 'outputs/'];
 
+/**
+ * The key of some stored file or output in `blobs`, or null when it holds none: a store opened
+ * with a brand-new database must hold none, or the orphan sweep would delete every one of them.
+ */
+export async function firstStoredBlob(blobs: BlobStore): Promise<string | null> {
+  for (const prefix of BLOB_PREFIXES) {
+    for await (const keys of blobs.keysWrittenBefore(prefix, Number.POSITIVE_INFINITY)) {
+      if (keys[0] !== undefined) return keys[0];
+    }
+  }
+  return null;
+}
+
 export interface SweepResult {
   files: number;
   outputs: number;

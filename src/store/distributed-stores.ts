@@ -28,12 +28,14 @@ export interface DistributedStoreOptions {
   onError?(err: unknown): void;
   /** the event bus's LISTEN connection came back after a loss (events may have been missed) */
   onEventsReconnect?(): void;
+  /** see MigrateOptions.beforeCreate: a throw refuses to make the schema in an empty database */
+  beforeCreateSchema?(): Promise<void>;
 }
 
 export async function openDistributedStores(databaseUrl: string, opts: DistributedStoreOptions = {}): Promise<DistributedStores> {
   const pool = openPool(databaseUrl, { max: opts.poolMax, applicationName: opts.applicationName, onError: opts.onError });
   try {
-    await applyMigrations(pool);
+    await applyMigrations(pool, { beforeCreate: opts.beforeCreateSchema });
     const metadata = new PgMetadataStore(pool);
     const queue = await PgJobQueue.open(pool, { bossSchema: opts.bossSchema });
     const events = await PgTaskEventBus.open(databaseUrl, pool, {

@@ -272,4 +272,32 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
     assert.match(metrics.text, /^stratum_queue_depth \d+$/m);
     assert.equal((await call(w.url, '/v1/stl/tasks', { key })).status, 404, 'no API on a worker');
   });
+
+  test('a new, empty database beside a bucket of stored files is refused, and left empty', async () => {
+    const lostUrl = await cluster.pgServer.createDatabase('stratum_lost');
+    const lost = new pg.Pool({ connectionString: lostUrl, max: 1 });
+    try {
+      for (const role of ['api', 'worker'] as const) {
+        const err = await cluster.spawn(role, { DATABASE_URL: lostUrl }).then(
+          () => null,
+          (e: Error) => e,
+        );
+        assert.ok(err, `the ${role} process started on an empty database beside stored files`);
+        assert.match(err.message, /exited \(1\)/);
+        assert.match(err.message, /has no Stratum schema, but bucket '[^']+' holds stored files \(files\/[^)]+\)/);
+        assert.match(err.message, /Point DATABASE_URL at the database that names them/);
+        assert.doesNotMatch(err.message, /\n\s+at /, 'no stack trace');
+      }
+      const tables = await lost.query(`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'`);
+      assert.equal(Number(tables.rows[0].n), 0, 'the refusal rolled the schema back');
+      // the same database under a prefix with nothing stored starts empty, as the message says
+      const fresh = await cluster.spawn('api', { DATABASE_URL: lostUrl, S3_PREFIX: `fresh-${randomUUID()}` });
+      assert.equal((await call(fresh.url, '/readyz')).status, 200);
+      await fresh.kill('SIGTERM');
+    } finally {
+      await lost.end();
+    }
+    // the cluster's own files are all still there
+    assert.equal(await count('SELECT count(*) AS n FROM files WHERE id = ANY($1)', [fileOn]), 2);
+  });
 });

@@ -7,8 +7,17 @@ import { withTransaction } from './pg-pool.js';
 /** an arbitrary constant that names "Stratum's schema migrations" among advisory locks */
 const MIGRATION_LOCK = 0x5354524d; // 'STRM'
 
+export interface MigrateOptions {
+  /**
+   * Runs inside the migrations' transaction when the database has no Stratum schema yet, before any
+   * is made; a throw leaves the database as it was (the DistributedRuntime refuses a new schema beside
+   * a bucket that already holds stored files).
+   */
+  beforeCreate?(): Promise<void>;
+}
+
 /** Returns the versions it applied (empty when the schema was up to date). */
-export async function applyMigrations(pool: pg.Pool): Promise<number[]> {
+export async function applyMigrations(pool: pg.Pool, opts: MigrateOptions = {}): Promise<number[]> {
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
@@ -21,6 +30,7 @@ export async function applyMigrations(pool: pg.Pool): Promise<number[]> {
     const done = new Set(
       (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
     );
+    if (done.size === 0) await opts.beforeCreate?.();
     const applied: number[] = [];
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
