@@ -22,6 +22,7 @@ import { defaultSeamTarget } from './plan/index.js';
 import { RepeatedLayerPlanner } from './plan/repeated-layers.js';
 import type { LayerPlan } from './plan/types.js';
 import { encodePlans, type EncodedPlans } from './plan/codec.js';
+import { ToolpathBudget } from './plan/toolpath-budget.js';
 
 export interface BatchModel {
   /** placed positions, µm */
@@ -56,6 +57,8 @@ export interface LayerBatch {
    * The batch takes them over and lets them go layer by layer.
    */
   sections?: Array<Paths | undefined>;
+  /** the most bytes this batch's packed plans may take (SliceOptions.maxToolpathBytes) */
+  maxToolpathBytes?: number;
 }
 
 export interface BatchResult {
@@ -85,7 +88,16 @@ export interface BatchOptions {
   chunkLayers?: number;
 }
 
-export type LayerExecutor = ((batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal) => Promise<EncodedBatchResult[]>) & {
+/**
+ * Runs batches (on other threads). `onResult` sees each batch's result as it comes in; a throw there
+ * fails the run with that error (the pipeline's toolpath budget across batches).
+ */
+export type LayerExecutor = ((
+  batches: LayerBatch[],
+  onLayer: () => void,
+  signal?: AbortSignal,
+  onResult?: (r: EncodedBatchResult) => void,
+) => Promise<EncodedBatchResult[]>) & {
   /** how many batches it runs at once; with one, the pipeline hands it all the layers as one batch */
   threads?: number;
 };
@@ -211,7 +223,13 @@ export const CHUNK_LAYERS = 32;
 /** The same, with the plans packed chunk by chunk for transfer between threads. */
 export function runLayerBatchEncoded(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal): EncodedBatchResult {
   const encoded: EncodedPlans[] = [];
-  const r = runLayerBatch(b, onLayer, signal, { chunkLayers: CHUNK_LAYERS, onChunk: (p) => encoded.push(encodePlans(p)) });
+  const budget = new ToolpathBudget(b.maxToolpathBytes);
+  const onChunk = (p: LayerPlan[]) => {
+    const e = encodePlans(p);
+    encoded.push(e);
+    budget.addPacked(e);
+  };
+  const r = runLayerBatch(b, onLayer, signal, { chunkLayers: CHUNK_LAYERS, onChunk });
   return { from: r.from, to: r.to, encoded, timings: r.timings };
 }
 

@@ -13,6 +13,7 @@ import { CHUNK_LAYERS, batchPlanes, runLayerBatch, splitLayers, type BatchModel,
 import { addPrintedModels, encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
 import type { LayerPlan } from './plan/types.js';
 import { writeGcodeBytes } from './output/gcode-writer.js';
+import { ToolpathBudget } from './plan/toolpath-budget.js';
 import { toOutputFormat } from './output/output-format.js';
 import { ENGINE_VERSION } from './version.js';
 import { raftHeights } from './adhesion/raft.js';
@@ -97,6 +98,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   };
   const batch = (from: number, to: number): LayerBatch => {
     const b: LayerBatch = { models: batchModels, modelNames: names, specs, from, to, settings };
+    if (opts.maxToolpathBytes !== undefined) b.maxToolpathBytes = opts.maxToolpathBytes;
     if (prepass?.raft) b.raft = prepass.raft;
     if (prepass && prepass.support.some((l, i) => l !== undefined && i >= from && i < to)) b.support = prepass.support.slice(from, to);
     return b;
@@ -105,6 +107,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   t0 = performance.now();
   // plans stay packed until the writer decodes them, one layer at a time
   const packed: EncodedPlans[] = [];
+  const budget = new ToolpathBudget(opts.maxToolpathBytes);
   const minWork = opts.minVerticesForThreads ?? MIN_VERTICES_FOR_THREADS;
   if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS && layerWork(batchModels, settings) >= minWork) {
     // one thread: the layers as one batch, cut in one sweep (batches each cut their neighbours' layers
@@ -112,7 +115,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     const ranges = splitLayers(specs.length, opts.batches ?? (opts.executor.threads === 1 ? 1 : 16));
     const batches = ranges.map(([a, b]) => batch(a, b));
     shareTriangles(batches, settings);
-    const results = await opts.executor(batches, onLayer, signal);
+    const results = await opts.executor(batches, onLayer, signal, (r) => r.encoded.forEach((e) => budget.addPacked(e)));
     results.sort((a, b) => a.from - b.from);
     for (const r of results) {
       packed.push(...r.encoded);
@@ -121,7 +124,11 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     results.length = 0;
   } else {
     // one batch (the cross-sections of all layers come from one sweep), its plans packed chunk by chunk
-    const onChunk = (plans: LayerPlan[]) => packed.push(encodePlans(plans));
+    const onChunk = (plans: LayerPlan[]) => {
+      const e = encodePlans(plans);
+      packed.push(e);
+      budget.addPacked(e);
+    };
     const all = batch(0, specs.length);
     if (prepass?.sections) {
       all.sections = prepass.sections;
@@ -135,6 +142,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   // a spike's tip leaves empty layers at the top: the source drops them
   const plans = packedPlanSource(packed);
   packed.length = 0; // the source lets each part go once the writer is past it
+  const toolpathBytes = budget.addOutput(plans.opCount);
 
   throwIfAborted(signal);
   t0 = performance.now();
@@ -151,6 +159,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     bounds: written.stats.bounds,
     warnings,
     timings,
+    toolpathBytes,
   };
   const { output, format } = toOutputFormat(written.output, settings, stats);
   opts.onProgress?.(1, 'done');

@@ -145,6 +145,12 @@ export type ProgressFn = (fraction: number, stage: string) => void;
 export interface SliceOptions {
   onProgress?: ProgressFn;
   signal?: AbortSignal;
+  /**
+   * the most bytes the toolpath may hold: its packed plans and the writer's machine moves (28 and
+   * 40 bytes an operation, the bulk of a large slice's memory). Past it the slice fails with a
+   * SliceError saying what to change, as soon as it is known. Default: no limit.
+   */
+  maxToolpathBytes?: number;
 }
 
 /** Totals of a finished slice. */
@@ -164,6 +170,8 @@ export interface SliceStats {
   warnings: string[];
   /** wall time of each stage, ms */
   timings: Record<string, number>;
+  /** memory the toolpath took: packed plans and the writer's machine moves (what maxToolpathBytes limits) */
+  toolpathBytes: number;
 }
 
 export interface SliceResult {

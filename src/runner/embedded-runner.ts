@@ -34,6 +34,8 @@ export interface RunnerOptions {
   taskTimeoutMs: number;
   /** worker heap limit, MiB; 0 = Node's default */
   workerMaxMemoryMb: number;
+  /** the most memory one slice's toolpath may take, MiB (SliceOptions.maxToolpathBytes); 0 or absent = no limit */
+  taskMaxToolpathMb?: number;
   /** niceness added to worker threads (Linux); 0 = none */
   workerNice?: number;
   /** each worker slices a small built-in part a few times before it takes tasks (warm-up.ts); default false */
@@ -281,6 +283,7 @@ export class EmbeddedRunner {
       blobs: this.deps.blobConfig,
       layerThreads: this.opts.layerThreads ?? 1,
       layerThreadsIdleMs: this.opts.layerThreadsIdleMs ?? 0,
+      maxToolpathBytes: (this.opts.taskMaxToolpathMb ?? 0) * 2 ** 20,
       progressPort: channel.port2,
     };
     const timeout = setTimeout(() => this.abort(task.id, 'timeout'), this.opts.taskTimeoutMs);

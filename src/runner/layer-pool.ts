@@ -58,7 +58,11 @@ export class LayerPool {
     readonly keepIdleMs = 0,
     readonly keepAtMostBytes = KEEP_AT_MOST_BYTES,
   ) {
-    this.executor = Object.assign((batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal) => this.run(batches, onLayer, signal), { threads: size });
+    this.executor = Object.assign(
+      (batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal, onResult?: (r: EncodedBatchResult) => void) =>
+        this.run(batches, onLayer, signal, onResult),
+      { threads: size },
+    );
   }
 
   /** the ids of the threads running now (kept idle ones included) */
@@ -78,7 +82,12 @@ export class LayerPool {
   /** The engine's LayerExecutor: batches go to whichever thread is free. */
   readonly executor: LayerExecutor;
 
-  private run(batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal): Promise<EncodedBatchResult[]> {
+  private run(
+    batches: LayerBatch[],
+    onLayer: () => void,
+    signal?: AbortSignal,
+    onResult?: (r: EncodedBatchResult) => void,
+  ): Promise<EncodedBatchResult[]> {
     if (batches.length === 0) return Promise.resolve([]);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
@@ -126,6 +135,11 @@ export class LayerPool {
           if (r.type === 'error') return fail(rebuildError(r));
           results.push(r.result);
           this.memory[i] = r.memoryBytes;
+          try {
+            onResult?.(r.result);
+          } catch (err) {
+            return fail(err instanceof Error ? err : new Error(String(err)));
+          }
           if (!failed) feed(i);
         };
         const onError = (err: Error) => fail(err);

@@ -17,6 +17,8 @@ export interface SliceJob {
   layerThreads: number;
   /** how long those threads stay after a slice for the next one, ms (0: they end with the slice) */
   layerThreadsIdleMs: number;
+  /** the most bytes the slice's toolpath may take (SliceOptions.maxToolpathBytes); 0 = no limit */
+  maxToolpathBytes: number;
   /** receives ProgressMessage posts */
   progressPort: MessagePort;
 }

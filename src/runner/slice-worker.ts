@@ -133,7 +133,11 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     checkModelsOnBed(placed, resolved.settings);
 
     const pool = layerPoolFor(job.layerThreads, job.layerThreadsIdleMs);
-    const result = await slice(models, resolved.settings, { onProgress: post, ...(pool ? { executor: pool.executor } : {}) }).catch(
+    const result = await slice(models, resolved.settings, {
+      onProgress: post,
+      ...(pool ? { executor: pool.executor } : {}),
+      ...(job.maxToolpathBytes > 0 ? { maxToolpathBytes: job.maxToolpathBytes } : {}),
+    }).catch(
       (err: unknown) => {
         throw withReadWarnings(err, readWarnings);
       },

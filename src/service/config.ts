@@ -32,6 +32,8 @@ export interface ServiceConfig {
   shutdownGraceS: number;
   /** heap limit of each worker thread, MiB (0 = Node's default) */
   workerMaxMemoryMb: number;
+  /** the most memory one task's toolpath may take, MiB (packed plans and machine moves; 0 = no limit) */
+  taskMaxToolpathMb: number;
   /** scheduling niceness added to worker threads (Linux), so HTTP keeps priority over slicing */
   workerNice: number;
   /** each slicing worker slices a small built-in part before it takes tasks, so the first task runs warm code */
@@ -97,6 +99,7 @@ export function defaultConfig(): ServiceConfig {
     leaseS: 30,
     shutdownGraceS: 10,
     workerMaxMemoryMb: 0,
+    taskMaxToolpathMb: 2048,
     workerNice: 10,
     warmUp: true,
     requestTimeoutS: 600,
@@ -135,6 +138,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_LEASE_S: 'leaseS',
   STRATUM_SHUTDOWN_GRACE_S: 'shutdownGraceS',
   STRATUM_WORKER_MAX_MEMORY_MB: 'workerMaxMemoryMb',
+  STRATUM_TASK_MAX_TOOLPATH_MB: 'taskMaxToolpathMb',
   STRATUM_WORKER_NICE: 'workerNice',
   STRATUM_WARM_UP: 'warmUp',
   STRATUM_REQUEST_TIMEOUT_S: 'requestTimeoutS',

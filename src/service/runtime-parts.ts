@@ -42,6 +42,7 @@ export function runnerOptionsFor(config: ServiceConfig, extra: Partial<RunnerOpt
     retryDelayMs: config.retryDelayS * 1000,
     taskTimeoutMs: config.taskTimeoutS * 1000,
     workerMaxMemoryMb: config.workerMaxMemoryMb,
+    taskMaxToolpathMb: config.taskMaxToolpathMb,
     workerNice: config.workerNice,
     warmUp: config.warmUp,
     layerThreads: layerThreadsFor(config),
