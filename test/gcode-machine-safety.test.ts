@@ -189,6 +189,45 @@ test('a nozzle temperature of 0 writes no command: never M104 S0 under the print
   assert.doesNotMatch(preamble, /^M10[49]\b/m);
   assert.match(first.text, /^M104 S210/m, 'the later layers set theirs');
   assert.ok(first.warnings.some((w) => /firstLayerNozzleTemperature is 0 .*nothing in the file heats the nozzle/.test(w)), first.warnings.join('; '));
+  // a start G-code that heats from the value cannot honour 0: refused, not M109 S0
+  for (const printer of ['Creality Ender 3 Pro', 'Voron 2.4 350', 'Prusa i3 MK3S']) {
+    await assert.rejects(
+      gcodeOf(CUBE, { printer, overrides: { firstLayerNozzleTemperature: 0 } }),
+      (e: Error & { code?: string; key?: string }) =>
+        e.name === 'SettingsError' &&
+        /^firstLayerNozzleTemperature is 0 .*startGcode heats the nozzle to \{first_layer_nozzle_temperature\}: it would turn the nozzle off/.test(e.message),
+      printer,
+    );
+  }
   const cold = await gcodeOf(CUBE, { overrides: { firstLayerNozzleTemperature: 100 } });
   assert.ok(cold.warnings.some((w) => /firstLayerNozzleTemperature 100 °C is too cold/.test(w)), cold.warnings.join('; '));
+});
+
+test('every printer of the catalogue: the part sits at its bed centre, and every move stays on its bed', async () => {
+  const { PRINTERS } = await import('../src/profiles/index.js');
+  for (const p of PRINTERS) {
+    // FCode printers too, as the G-code their files wrap
+    const { text, settings: s } = await gcodeOf(CUBE, { printer: p.name, overrides: { outputFormat: 'GCODE' } });
+    const x0 = s.originCenter ? -s.bedWidth / 2 : 0;
+    const y0 = s.originCenter ? -s.bedDepth / 2 : 0;
+    const header = (k: string) => Number(new RegExp(`^;${k}:(-?[0-9.]+)`, 'm').exec(text)?.[1]);
+    const mid = [(header('MINX') + header('MAXX')) / 2, (header('MINY') + header('MAXY')) / 2];
+    assert.ok(Math.hypot(mid[0]! - (x0 + s.bedWidth / 2), mid[1]! - (y0 + s.bedDepth / 2)) < 1, `${p.name}: the part is centred at ${mid}`);
+    let absolute = true;
+    for (const { code, layer, n } of codeLines(text)) {
+      if (/^G90\b/.test(code)) absolute = true;
+      if (/^G91\b/.test(code)) absolute = false;
+      if (!absolute || !/^G[01]\s/.test(code)) continue;
+      const x = word(code, 'X'), y = word(code, 'Y');
+      const where = `${p.name} line ${n + 1} '${code}'`;
+      if (s.roundBed) {
+        if (x !== undefined && y !== undefined) assert.ok(Math.hypot(x, y) <= s.bedWidth / 2 + 1e-9, `${where} leaves the round bed`);
+        continue;
+      }
+      // a start G-code may purge just in front of the printable area (Prusa's beds have that margin)
+      const front = layer < 0 ? 9 : 0;
+      if (x !== undefined) assert.ok(x >= x0 - 1e-9 && x <= x0 + s.bedWidth + 1e-9, `${where} is off the bed in X`);
+      if (y !== undefined) assert.ok(y >= y0 - front - 1e-9 && y <= y0 + s.bedDepth + 1e-9, `${where} is off the bed in Y`);
+    }
+  }
 });

@@ -31,6 +31,14 @@ export function unknownPlaceholders(template: string): string[] {
   return [...found];
 }
 
+/** Whether a template's code (not its comments) uses `{name}`. */
+function templateUses(template: string, name: string): boolean {
+  return template.split('\n').some((line) => {
+    const semi = line.indexOf(';');
+    return (semi >= 0 ? line.slice(0, semi) : line).includes(`{${name}}`);
+  });
+}
+
 /** Returns warnings; throws SettingsError for a combination that cannot print. */
 export function crossCheckSettings(s: SliceSettings): string[] {
   const warnings: string[] = [];
@@ -49,6 +57,20 @@ export function crossCheckSettings(s: SliceSettings): string[] {
 
   for (const key of ['nozzleTemperature', 'firstLayerNozzleTemperature'] as const) {
     if (s[key] > 0 && s[key] < 150) warnings.push(`${key} ${s[key]} °C is too cold to melt common filaments`);
+  }
+  // 0 means "no command of Stratum's own", which a template that heats from the value cannot honour:
+  // it would write M109 S0 and print cold (the first layer refused by Marlin's cold-extrusion check)
+  for (const [key, placeholder] of [
+    ['firstLayerNozzleTemperature', 'first_layer_nozzle_temperature'],
+    ['nozzleTemperature', 'nozzle_temperature'],
+  ] as const) {
+    if (s[key] === 0 && templateUses(s.startGcode, placeholder)) {
+      fail(
+        key,
+        `${key} is 0 (no temperature command of Stratum's own), but startGcode heats the nozzle to {${placeholder}}: ` +
+          `it would turn the nozzle off (S0) before printing. Give ${key} a temperature, or a startGcode that heats the nozzle itself`,
+      );
+    }
   }
   if (s.firstLayerNozzleTemperature === 0 && !templateSetsTemperatures(s.startGcode).nozzle) {
     warnings.push('firstLayerNozzleTemperature is 0 and startGcode sets no nozzle temperature (M104/M109): nothing in the file heats the nozzle');
