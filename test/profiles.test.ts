@@ -93,6 +93,15 @@ describe('printer catalogue', () => {
     assert.equal(new Set(PRINTERS.map((p) => p.name)).size, PRINTERS.length);
   });
 
+  it('(0,0) is the bed centre exactly on the printers whose firmware puts it there: deltas and the Adventurer 3', () => {
+    // the Adventurer 3's coordinates run −75 … +75 (its makers' and Cura's definitions say so);
+    // at the corner origin a part went 75 mm back and right, and the park past the axis limits
+    const centred = PRINTERS.filter((p) => resolveSettings({ printer: p.name }).settings.originCenter).map((p) => p.name);
+    const deltas = PRINTERS.filter((p) => resolveSettings({ printer: p.name }).settings.roundBed).map((p) => p.name);
+    assert.ok(deltas.length >= 2, deltas.join(', '));
+    assert.deepEqual(centred.sort(), [...deltas, 'Flashforge Adventurer 3'].sort());
+  });
+
   it('every printer resolves with every filament and quality, into valid settings', () => {
     for (const p of PRINTERS) {
       const r = resolveSettings({ printer: p.name });

@@ -16,8 +16,8 @@ const NOZZLE_START = ['M104 S{first_layer_nozzle_temperature} ; nozzle: start he
 const NOZZLE_WAIT = ['M109 S{first_layer_nozzle_temperature} ; nozzle: wait until hot'];
 
 /** Two purge strokes along Y near the left edge of a bed-slinger or box printer. */
-export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: string; y0?: number; y1?: number } = {}): string {
-  const { heatedBed = true, leveling, y0 = 20, y1 = 120 } = opts;
+export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: string; x?: number; y0?: number; y1?: number } = {}): string {
+  const { heatedBed = true, leveling, x = 0.5, y0 = 20, y1 = 120 } = opts;
   return [
     ...(heatedBed ? HEAT_START : NOZZLE_START),
     'G28 ; home all axes',
@@ -25,12 +25,12 @@ export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: strin
     ...(heatedBed ? WAIT : NOZZLE_WAIT),
     'G92 E0 ; reset extruder',
     'G1 Z2.0 F3000 ; lift nozzle',
-    `G1 X0.5 Y${y0} F5000 ; to the purge line`,
+    `G1 X${x} Y${y0} F5000 ; to the purge line`,
     'G1 Z0.3 F600',
-    `G1 X0.5 Y${y1} E10 F1200 ; purge stroke one`,
+    `G1 X${x} Y${y1} E10 F1200 ; purge stroke one`,
     'G92 E0',
-    `G1 X1.0 Y${y1} F5000`,
-    `G1 X1.0 Y${y0} E10 F1200 ; purge stroke two`,
+    `G1 X${x + 0.5} Y${y1} F5000`,
+    `G1 X${x + 0.5} Y${y0} E10 F1200 ; purge stroke two`,
     'G92 E0 ; reset extruder',
     'G1 Z2.0 F3000 ; lift nozzle',
   ].join('\n');
@@ -103,6 +103,21 @@ export function parkBackEnd(opts: { zDrop?: number } = {}): string {
     `G1 Z${opts.zDrop ?? 20} F1200 ; move the bed away`,
     'G90 ; absolute moves',
     'G1 X{bed_width} Y{bed_depth} F6000 ; park at the back',
+    'M106 S0 ; fan off',
+    'M104 S0 ; nozzle heater off',
+    'M140 S0 ; bed heater off',
+    'M84 ; motors off',
+  ].join('\n');
+}
+
+/** Printers whose (0,0) is the bed centre: XY homed for the park (no corner coordinate to name). */
+export function homeXyEnd(opts: { zDrop?: number } = {}): string {
+  return [
+    'G91 ; relative moves',
+    'G1 E-2 F2700 ; pull back filament',
+    `G1 Z${opts.zDrop ?? 10} F1200 ; move the bed away`,
+    'G90 ; absolute moves',
+    'G28 X Y ; park: home X and Y',
     'M106 S0 ; fan off',
     'M104 S0 ; nozzle heater off',
     'M140 S0 ; bed heater off',

@@ -62,6 +62,8 @@ export interface PrinterInput {
   filamentDiameter?: 1.75 | 2.85;
   /** delta printers: (0,0) at the centre, round bed of diameter bed[0] */
   delta?: boolean;
+  /** a rectangular bed whose (0,0) is its centre (the firmware's coordinates run −width/2 … +width/2) */
+  originCenter?: boolean;
   retraction?: PrinterRetraction;
   emitMachineLimits?: boolean;
   note?: string;
@@ -75,7 +77,7 @@ export function printer(p: PrinterInput): PrinterPreset {
     bedWidth: p.bed[0],
     bedDepth: p.bed[1],
     bedHeight: p.bed[2],
-    originCenter: p.delta === true,
+    originCenter: p.delta === true || p.originCenter === true,
     roundBed: p.delta === true,
     nozzleDiameter: p.nozzle ?? 0.4,
     maxNozzleTemperature: p.maxNozzleTemp ?? 260,
