@@ -59,6 +59,15 @@ export function klipperMacroStart(macro: string): string {
   return [...HEAT_START, ...WAIT, `${macro} ; printer macro: homing, levelling, purge`, 'G92 E0 ; reset extruder'].join('\n');
 }
 
+/**
+ * Klipper printers whose stock start macro heats by itself from the temperatures it is given (the
+ * Creality K1s: it homes and probes with the nozzle below printing temperature, so nothing may heat
+ * it fully before).
+ */
+export function klipperHeatingMacroStart(macro: string): string {
+  return [`${macro} ; printer macro: heating, homing, levelling, purge`, 'G92 E0 ; reset extruder'].join('\n');
+}
+
 /** Delta printers: (0,0) is the bed centre; purge along a straight chord near the front edge. */
 export function deltaStart(bedDiameter: number): string {
   const r = Math.round(bedDiameter * 0.4);

@@ -1,7 +1,7 @@
 // Creality printers. Build volumes and firmware limits are the makers' published figures (rounded
 // where firmware releases differ); the G-code templates are our own.
 import { DEFAULT_END_GCODE, DEFAULT_SETTINGS as D, DEFAULT_START_GCODE } from './defaults.js';
-import { klipperMacroEnd, klipperMacroStart, leftEdgePurgeStart, parkBackEnd, presentBedEnd } from './gcode-templates.js';
+import { klipperMacroEnd, klipperHeatingMacroStart, leftEdgePurgeStart, parkBackEnd, presentBedEnd } from './gcode-templates.js';
 import { klipperLimits, limits, printer } from './printer-build.js';
 import type { PrinterPreset } from './printer-types.js';
 
@@ -15,7 +15,7 @@ const ENDER3_LIMITS = limits({
   retract: D.retractAcceleration,
 });
 
-const K1_START = klipperMacroStart('START_PRINT EXTRUDER_TEMP={first_layer_nozzle_temperature} BED_TEMP={first_layer_bed_temperature}');
+const K1_START = klipperHeatingMacroStart('START_PRINT EXTRUDER_TEMP={first_layer_nozzle_temperature} BED_TEMP={first_layer_bed_temperature}');
 
 export const CREALITY_PRINTERS: readonly PrinterPreset[] = [
   // The default printer: exactly the shared peer baseline (src/profiles/defaults.ts).
