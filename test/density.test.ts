@@ -11,6 +11,7 @@ import { defaultSettings } from '../src/profiles/defaults.js';
 import type { Mesh, ModelInput } from '../src/engine/types.js';
 import type { LayerExecutor } from '../src/engine/index.js';
 import { fieldAreas, densityRegions, quantiseDensity } from '../src/engine/regions/density.js';
+import { coarsenField, minFieldCellUm } from '../src/engine/regions/coarsen-field.js';
 import { initGeometry } from '../src/engine/geom/clipper.js';
 import { box, MODELS_DIR } from './mesh-fixtures.js';
 
@@ -259,4 +260,49 @@ test('a modifier larger than the bed is not checked against the build volume; pl
   const [inside] = depositedShare(new TextDecoder().decode(r.output), [{ x0: 52, y0: 62, x1: 68, y1: 68 }], 4, 15);
   assert.ok(inside >= 0.95, `solid under the huge modifier: ${inside.toFixed(3)}`);
   await assert.rejects(slice([{ ...block, mesh: meshOf(box(210, 60, 0, 230, 70, 4)) }, huge], s), /model 'block'.*outside the build volume/);
+});
+
+test('coarsenField averages voxels finer than the cell (finite values only) and keeps the box; coarse fields pass unchanged', () => {
+  // 4 × 2 × 1 voxels over 0…4 × 0…2 mm: 1 mm voxels, onto 2 mm cells → 2 × 1
+  const f = { min: [0, 0, 0] as [number, number, number], max: [4000, 2000, 1000] as [number, number, number], nx: 4, ny: 2, nz: 1, density: Float32Array.from([10, 20, 30, NaN, 50, 60, NaN, NaN]) };
+  const { field, merged } = coarsenField(f, 2000);
+  assert.ok(merged);
+  assert.deepEqual([field.nx, field.ny, field.nz], [2, 1, 1]);
+  assert.deepEqual([field.min, field.max], [f.min, f.max]);
+  assert.deepEqual([...field.density], [20, 55]); // (10+20+30)/3 and (50+60)/2
+  const allNaN = coarsenField({ ...f, density: new Float32Array(8).fill(NaN) }, 2000).field.density;
+  assert.ok([...allNaN].every(Number.isNaN), 'a cell of no finite value stays without one');
+  const coarse = coarsenField(f, 1000);
+  assert.equal(coarse.merged, false);
+  assert.equal(coarse.field, f);
+  assert.equal(minFieldCellUm(0.4), 2000);
+  assert.equal(minFieldCellUm(0.8), 4000);
+});
+
+test('a field of 0.1 mm voxels: alternating 50/95 % still prints its infill, and scan noise slices in moments', async () => {
+  const fieldModifier = (min: [number, number, number], max: [number, number, number], nx: number, ny: number, density: Float32Array): ModelInput => ({
+    name: 'cloud',
+    role: 'modifier',
+    modifier: { densityFactor: 0.2, priority: 1 },
+    mesh: meshOf(box(min[0], min[1], min[2], max[0], max[1], max[2])),
+    densityField: { min, max, nx, ny, nz: 1, density },
+  });
+  // 200 voxels of 0.1 mm across a 20 mm cube, alternating: before, every region was too thin for a line
+  const alternating = Float32Array.from({ length: 200 }, (_, i) => (i % 2 ? 95 : 50));
+  const cube: ModelInput = { name: 'cube', mesh: meshOf(box(0, 0, 0, 20, 20, 20)) };
+  const r = await slice([cube, fieldModifier([0, 0, -1], [20, 20, 21], 200, 1, alternating)], s);
+  const text = new TextDecoder().decode(r.output);
+  // the cube lands on 100…120; the middle keeps 2 mm off the walls
+  const [share] = depositedShare(text, [{ x0: 103, y0: 103, x1: 117, y1: 117 }], 20, 80);
+  assert.ok(Math.abs(share! - 0.725) <= 0.06, `infill share ${share!.toFixed(3)} for a mean of 72.5 %`);
+  assert.ok(
+    r.stats.warnings.some((w) => /^modifier 'cloud': its density field's voxels \(0\.10 × 20\.0 mm\) are finer than infill lines can follow; their densities are averaged over cells of 2\.0 × 20\.0 mm$/.test(w)),
+    r.stats.warnings.join('; '),
+  );
+  // 500 × 500 voxels of noise (35 ± 7 %) over a 50 mm plate: before, hundreds of thousands of regions a layer
+  let seed = 7;
+  const noise = Float32Array.from({ length: 500 * 500 }, () => 35 + 14 * ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5));
+  const plate: ModelInput = { name: 'plate', mesh: meshOf(box(0, 0, 0, 50, 50, 3)) };
+  const noisy = await slice([plate, fieldModifier([-0.5, -0.5, -1], [50.5, 50.5, 4], 500, 500, noise)], s, { signal: AbortSignal.timeout(60_000) });
+  assert.equal(noisy.stats.layerCount, 15);
 });

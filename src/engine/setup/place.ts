@@ -8,6 +8,7 @@ import type { FieldUm } from '../regions/density.js';
 import { SliceError } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import { sizeText } from './size-text.js';
+import { coarsenField, minFieldCellUm } from '../regions/coarsen-field.js';
 
 export interface PlacedModel {
   name: string;
@@ -52,6 +53,7 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   const dz = -all.min[2];
   // a round bed (deltas): the model's farthest point from the centre, mm
   let reach = 0;
+  const fieldWarnings: string[] = [];
   const placed = models.map((m) => {
     const src = m.mesh.positions;
     const pos = new Float64Array(src.length);
@@ -67,7 +69,11 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
       p.role = 'modifier';
       p.modifier = m.modifier ?? { densityFactor: 1, priority: 0 };
     }
-    if (m.densityField) p.field = fieldToUm(m.densityField, dx, dy, dz);
+    if (m.densityField) {
+      const { field, merged } = coarsenField(fieldToUm(m.densityField, dx, dy, dz), minFieldCellUm(s.infillLineWidth));
+      p.field = field;
+      if (merged) fieldWarnings.push(coarsenedWarning(m, field));
+    }
     return p;
   });
   const bounds: Bounds3 = {
@@ -98,11 +104,22 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
     const what = Math.max(sx, sy) < s.firstLayerLineWidth ? 'too small' : 'flat';
     throw new SliceError(`model is ${what} (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
   }
-  const warnings: string[] = [];
+  const warnings: string[] = [...fieldWarnings];
   // models placed by the client stand where they are in x and y; in z the lowest goes on the bed
   // (a print cannot start in the air), and the client is told how far
   if (keep && dz < -0.05) warnings.push(`no model touched the bed: all were lowered by ${fmt(-dz)} mm, so the lowest stands on it (modifiers and point clouds with them)`);
   return { placed, bounds, warnings };
+}
+
+function coarsenedWarning(m: ModelInput, f: FieldUm): string {
+  const f0 = m.densityField!;
+  const mm = (extent: number, n: number) => (extent / n).toFixed(extent / n < 1 ? 2 : 1);
+  const was = `${mm(f0.max[0] - f0.min[0], f0.nx)} × ${mm(f0.max[1] - f0.min[1], f0.ny)} mm`;
+  const now = `${mm((f.max[0] - f.min[0]) / 1000, f.nx)} × ${mm((f.max[1] - f.min[1]) / 1000, f.ny)} mm`;
+  return (
+    `${m.role === 'modifier' ? 'modifier' : 'model'} '${m.name}': its density field's voxels (${was}) are finer than infill lines can follow; ` +
+    `their densities are averaged over cells of ${now}`
+  );
 }
 
 function fieldToUm(f: DensityField, dx: number, dy: number, dz: number): FieldUm {
