@@ -84,3 +84,25 @@ test('files that cannot be sliced fail with a message naming the problem', () =>
     assert.throws(() => readWorkspace(enc(input), 'w.rvwj'), (err: Error) => err instanceof WorkspaceError && message.test(err.message));
   }
 });
+
+test('the worker checks point-cloud modifiers as the task start does (workspaces too large to check there met no check)', async () => {
+  const { loadWorkspace } = await import('../src/service/workspace/load-workspace.js');
+  const box = (x0: number, y0: number, z0: number, x1: number, y1: number, z1: number) =>
+    [0, 1, 2, 3, 4, 5, 6, 7].map((k) => ({ X: k & 1 ? x1 : x0, Y: k & 2 ? y1 : y0, Z: k & 4 ? z1 : z0 }));
+  const faces = [0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 3, 2, 6, 3, 6, 7, 2, 0, 4, 2, 4, 6, 1, 3, 7, 1, 7, 5];
+  const cube = { metaData: { Name: 'cube' }, ModelPositions: box(100, 100, 0, 120, 120, 20), ModelIndices: faces };
+  const cloud = { fileName: 'soft.pcsv', blobKey: 'files/soft', arrayDimensions: [2, 1, 1] as [number, number, number], filament: 'Generic_TPU95A' };
+  const read = async () => new Uint8Array(new Float64Array([70, 80]).buffer);
+  const ws = (modifierBox: ReturnType<typeof box>, extra: object[] = []) =>
+    enc({ Models: [cube, { metaData: { Name: 'soft', SlicingPriority: 1, Modifier: {}, FileReference: 'soft.pcsv' }, ModelPositions: modifierBox, ModelIndices: faces }, ...extra] });
+  // a modifier cut short at x 110 does not enclose the cube: refused, naming both
+  await assert.rejects(
+    loadWorkspace(ws(box(99, 99, -1, 110, 121, 21)), 'big.json', [cloud], undefined, read),
+    (e: Error) => e.name === 'WorkspaceError' && /point-cloud modifier 'soft' .* does not enclose model 'cube'/.test(e.message),
+  );
+  // one that encloses it slices; a density modifier far from every model is said to change nothing
+  const far = { metaData: { Name: 'far', SlicingPriority: 2, Modifier: { FillDensityFactor: 0.5 } }, ModelPositions: box(0, 0, 0, 5, 5, 5), ModelIndices: faces };
+  const ok = await loadWorkspace(ws(box(99, 99, -1, 121, 121, 21), [far]), 'big.json', [cloud], undefined, read);
+  assert.equal(ok.models.filter((m) => m.role !== 'modifier').length, 1);
+  assert.ok(ok.warnings.some((w) => /^modifier 'far' .* touches no model and changes nothing$/.test(w)), ok.warnings.join('; '));
+});
