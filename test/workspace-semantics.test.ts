@@ -64,6 +64,22 @@ test('models that all stand above the bed are lowered together, and the client i
   assert.deepEqual(onBed.stats.warnings.filter((w) => /lowered/.test(w)), []);
 });
 
+test('the worker checks heights as they will print: a job floating above the build height is lowered, not refused', async () => {
+  const { checkModelsOnBed } = await import('../src/service/workspace/on-bed.js');
+  const tri = (z0: number, z1: number) => [[100, 100, z0], [120, 100, z0], [100, 120, z1]];
+  const ws = (...spans: Array<[number, number]>) =>
+    readWorkspace(new TextEncoder().encode(JSON.stringify({ Models: spans.map(([a, b], i) => ({ metaData: { Name: `m${i}` }, ModelPositions: tri(a, b) })) })), 'w.json');
+  // a cube at z 240–260 on a printer 250 mm high prints at 0–20
+  assert.doesNotThrow(() => checkModelsOnBed(ws([240, 260]).placed, settings));
+  // two models 0–20 and 235–255 stay 255 mm tall together: refused, saying so
+  assert.throws(
+    () => checkModelsOnBed(ws([240, 260], [475, 495]).placed, settings),
+    (e: Error) => /^model 'm1' \(Models\[1\]\) lies outside the build volume of Creality Ender 3: it spans \(100\.0, 100\.0, 235\.0\)…\(120\.0, 120\.0, 255\.0\) mm once the models are lowered 240\.0 mm onto the bed/.test(e.message),
+  );
+  // below the bed: raised the same way
+  assert.doesNotThrow(() => checkModelsOnBed(ws([-10, 10]).placed, settings));
+});
+
 test('a name given to two models gives each its own ;MESH:', async () => {
   assert.deepEqual(distinctNames(['a', 'b', 'a', 'a', 'a (2)']), ['a', 'b', 'a (3)', 'a (4)', 'a (2)']);
   const r = await slice([placed('dup', meshOf(60, 100, 0, 80, 120, 5)), placed('dup', meshOf(140, 100, 0, 160, 120, 5))], settings);
