@@ -106,3 +106,17 @@ test('the worker checks point-cloud modifiers as the task start does (workspaces
   assert.equal(ok.models.filter((m) => m.role !== 'modifier').length, 1);
   assert.ok(ok.warnings.some((w) => /^modifier 'far' .* touches no model and changes nothing$/.test(w)), ok.warnings.join('; '));
 });
+
+test('a FileReference longer than any file name is refused without being echoed; Fliped* true warns; SlicingPriority names its range', () => {
+  const long = 'x'.repeat(100_000);
+  assert.throws(
+    () => readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri() }, { metaData: { Name: 'soft', SlicingPriority: 1, Modifier: {}, FileReference: long }, ModelPositions: tri() }] }), 'r.json'),
+    (e: Error) => e.name === 'WorkspaceError' && /FileReference is 100000 bytes long: it names an uploaded PC_SV file, and file names are at most 255 bytes/.test(e.message) && e.message.length < 300,
+  );
+  const flipped = readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri(), FlipedX: true, FlipedZ: false }] }), 'f.json');
+  assert.deepEqual(flipped.warnings, ["model 'part': Models[0].FlipedX is ignored (vertices are already placed)"]);
+  assert.throws(
+    () => readWorkspace(enc({ Models: [{ metaData: { Name: 'part', SlicingPriority: 99999999 }, ModelPositions: tri() }] }), 'p.json'),
+    /SlicingPriority must be a whole number from 0 to 1000000, not 99999999/,
+  );
+});

@@ -1,7 +1,7 @@
 // The user's tools for workspaces: `stratum workspace from-stl` and `stratum pointcloud` write files
 // the service reads back as meant; PC_SV decoding and the hardness → density mapping.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { main } from '../src/cli/main.js';
@@ -76,4 +76,17 @@ test('hardness maps to density through the filament table, clamping and counting
   assert.equal(d.clamped, 2);
   assert.deepEqual([d.field.nx, d.field.ny, d.field.nz, d.field.max[0]], [5, 1, 1, 10]);
   assert.throws(() => densityFieldOf(Float64Array.from([60]), [1, 1, 1], { min: [0, 0, 0], max: [1, 1, 1] }, getFilament('Generic_PETG')), /no Shore calibration table/);
+});
+
+test('workspace from-stl refuses what the service would refuse later: a wrong extension, a bad or repeated --pointcloud, absurd corners and priorities', async () => {
+  const out = join(dir, 'refused.json');
+  const run = (...extra: string[]) => main(['workspace', 'from-stl', CUBE_STL, '-o', out, ...extra]);
+  assert.equal(await main(['workspace', 'from-stl', CUBE_STL, '-o', join(dir, 'w.txt')]), 2);
+  assert.equal(await run('--pointcloud', ''), 2);
+  assert.equal(await run('--pointcloud', 'a\nb.pcsv'), 2);
+  assert.equal(await run('--pointcloud', '../soft.pcsv'), 2);
+  assert.equal(await run('--pointcloud', 'a.pcsv', '--pointcloud', 'b.pcsv'), 2);
+  assert.throws(() => parseModifierArg('BOX:0,0,0,1e308,10,10:1'), /corners must be within 100000 mm of the model/);
+  assert.throws(() => parseModifierArg('BOX:0,0,0,10,10,10:1:99999999'), /priority must be a whole number from 1 to 1000000/);
+  assert.equal(existsSync(out), false, 'nothing was written');
 });

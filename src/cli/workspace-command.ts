@@ -6,6 +6,7 @@ import { parseModel } from '../engine/mesh/index.js';
 import { DEFAULT_PRINTER, getPrinter } from '../profiles/index.js';
 import { boxMesh, centreOnBed, workspaceFile, type Vec3, type WorkspaceEntryInput } from '../service/workspace/build-workspace.js';
 import { meshBox } from '../service/workspace/read-mesh.js';
+import { checkFileName } from '../service/file-rules.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 import { parseModifierArg } from './modifier-arg.js';
@@ -37,7 +38,7 @@ export async function run(argv: string[]): Promise<number> {
       output: { type: 'string', short: 'o' },
       printer: { type: 'string', short: 'p' },
       modifier: { type: 'string', short: 'm', multiple: true },
-      pointcloud: { type: 'string' },
+      pointcloud: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -54,6 +55,9 @@ export async function run(argv: string[]): Promise<number> {
   const printer = getPrinter(values.printer ?? DEFAULT_PRINTER);
 
   await refuseToReplaceInput(values.output, model);
+  // the service takes a Workspace upload only by these extensions (URE001)
+  if (!/\.(json|rvwj)$/i.test(values.output)) throw new UsageError(`-o ${values.output}: a Workspace file is named *.json or *.rvwj`, 'workspace');
+  const pointcloud = pointCloudName(values.pointcloud ?? []);
   const bytes = await readInputFile(model);
   const name = basename(model);
   const parsed = parseModel(bytes, name);
@@ -70,9 +74,16 @@ export async function run(argv: string[]): Promise<number> {
     const cube = boxMesh(min, max);
     entries.push({ name: `modifier_${i + 1}.stl`, mesh: cube, hull: cube, priority: m.priority ?? i + 1, fillDensity: m.factor });
   });
-  if (values.pointcloud) {
+  if (pointcloud !== undefined) {
     const cube = boxMesh(box.min, box.max);
-    entries.push({ name: 'pointcloud_modifier.stl', mesh: cube, hull: cube, priority: modifiers.length + 1, fileReference: values.pointcloud });
+    entries.push({ name: 'pointcloud_modifier.stl', mesh: cube, hull: cube, priority: modifiers.length + 1, fileReference: pointcloud });
+  }
+  const size = [0, 1, 2].map((a) => box.max[a]! - box.min[a]!);
+  if (size[0]! > printer.bedWidth || size[1]! > printer.bedDepth || size[2]! > printer.bedHeight) {
+    process.stderr.write(
+      `warning: '${name}' (${size.map((v) => v.toFixed(1)).join(' × ')} mm) is larger than ${printer.name}'s build volume ` +
+        `(${printer.bedWidth} × ${printer.bedDepth} × ${printer.bedHeight} mm): a task with this file will fail\n`,
+    );
   }
   try {
     await writeFileAtomic(values.output, new TextEncoder().encode(JSON.stringify(workspaceFile(entries))));
@@ -84,4 +95,17 @@ export async function run(argv: string[]): Promise<number> {
     `${values.output}: '${name}' at (${mm(box.min)})…(${mm(box.max)}) mm on ${printer.name}, ${entries.length - 1} modifier(s)\n`,
   );
   return EXIT_OK;
+}
+
+/** The one --pointcloud NAME, which must be a name an upload can have (the FileReference matches it). */
+function pointCloudName(given: string[]): string | undefined {
+  if (given.length > 1) throw new UsageError(`--pointcloud given ${given.length} times: one point-cloud modifier covers the model`, 'workspace');
+  const name = given[0];
+  if (name === undefined) return undefined;
+  try {
+    checkFileName(name);
+  } catch (err) {
+    throw new UsageError(`--pointcloud ${JSON.stringify(name).slice(0, 80)}: ${(err as Error).message}`, 'workspace');
+  }
+  return name;
 }

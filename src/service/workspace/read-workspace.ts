@@ -74,6 +74,10 @@ function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
   const modifier = prop(meta, 'Modifier');
   if (modifier !== undefined && modifier !== null && !isObject(modifier)) failAt(`${metaAt}.${modifierKey}`, 'must be an object');
   const fileReference = optionalString(meta, 'FileReference', metaAt);
+  if (fileReference !== undefined && Buffer.byteLength(fileReference) > MAX_FILE_REFERENCE_BYTES) {
+    // not echoed: it names an uploaded file, and no file name is that long
+    failAt(`${metaAt}.${keyName(meta, 'FileReference')}`, `is ${Buffer.byteLength(fileReference)} bytes long: it names an uploaded PC_SV file, and file names are at most ${MAX_FILE_REFERENCE_BYTES} bytes`);
+  }
   checkLegacyTransform(raw, at, name, out.warnings);
   readBounds(raw, at);
   const mesh = weldMesh(readMesh(raw, at, 'ModelPositions', 'ModelIndices'), name, at, out.warnings);
@@ -136,12 +140,17 @@ function optionalString(obj: JsonObject, key: string, at: string): string | unde
   return v === '' ? undefined : v;
 }
 
-/** SlicingPriority: absent in 2019 files (= 0); otherwise a whole number ≥ 0. */
+/** The highest SlicingPriority (modifiers are ordered by it; no file needs more). */
+export const MAX_PRIORITY = 1_000_000;
+/** A FileReference names an uploaded file, whose name is at most this many bytes of UTF-8. */
+const MAX_FILE_REFERENCE_BYTES = 255;
+
+/** SlicingPriority: absent in 2019 files (= 0); otherwise a whole number from 0 to MAX_PRIORITY. */
 function readPriority(meta: JsonObject, at: string): number {
   const v = prop(meta, 'SlicingPriority');
   if (v === undefined || v === null) return 0;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 1_000_000) {
-    failAt(`${at}.${keyName(meta, 'SlicingPriority')}`, `must be a whole number ≥ 0, not ${describeValue(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_PRIORITY) {
+    failAt(`${at}.${keyName(meta, 'SlicingPriority')}`, `must be a whole number from 0 to ${MAX_PRIORITY}, not ${describeValue(v)}`);
   }
   return v;
 }
@@ -182,5 +191,6 @@ function checkLegacyTransform(model: JsonObject, at: string, name: string, warni
   for (const key of ['FlipedX', 'FlipedY', 'FlipedZ']) {
     const v = prop(model, key);
     if (v !== undefined && v !== null && typeof v !== 'boolean') failAt(`${at}.${keyName(model, key)}`, 'must be true or false');
+    if (v === true) warnings.push(`model '${name}': ${at}.${keyName(model, key)} is ignored (vertices are already placed)`);
   }
 }
