@@ -120,3 +120,39 @@ test('a FileReference longer than any file name is refused without being echoed;
     /SlicingPriority must be a whole number from 0 to 1000000, not 99999999/,
   );
 });
+
+test('a FileReference matching two point clouds only ignoring case is refused; an exact match or a single other-case match is taken', async () => {
+  const { checkWorkspace } = await import('../src/service/workspace/check-workspace.js');
+  const sq = [[100, 100, 0], [120, 100, 0], [100, 120, 0], [100, 100, 20]];
+  const faces = [0, 2, 1, 0, 1, 3, 1, 2, 3, 0, 3, 2];
+  const big = [[99, 99, -1], [121, 99, -1], [99, 121, -1], [121, 121, 50]];
+  const ws = (ref: string) =>
+    readWorkspace(
+      enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: sq, ModelIndices: faces }, { metaData: { Name: 'soft', SlicingPriority: 1, Modifier: {}, FileReference: ref }, ModelPositions: big, ModelIndices: faces }] }),
+      'c.json',
+    );
+  const cloud = (fileName: string) => ({ fileName, arrayDimensions: [1, 1, 1] as [number, number, number], filamentName: 'Generic_TPU95A' });
+  const two = [cloud('a.pcsv'), cloud('A.pcsv')];
+  assert.throws(() => checkWorkspace(ws('a.PCSV'), two, undefined), /names 'a\.PCSV', which matches the task's PC_SV files 'a\.pcsv' and 'A\.pcsv' only ignoring letter case: name one exactly/);
+  assert.deepEqual(checkWorkspace(ws('A.pcsv'), two, undefined).warnings, ["point cloud 'a.pcsv' is referenced by no modifier and takes no part in slicing"]);
+  assert.deepEqual(checkWorkspace(ws('SOFT.PCSV'), [cloud('soft.pcsv')], undefined).warnings, []);
+});
+
+test('a workspace written with a byte-order mark (UTF-8, UTF-16 LE or BE, as .NET writes them) reads like one without', () => {
+  const json = JSON.stringify({ Models: [{ metaData: { Name: 'pièce' }, ModelPositions: tri() }] });
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(json, 'utf16le')]);
+  const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(json, 'utf16le').swap16()]);
+  for (const bytes of [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json)]), le, be]) {
+    const ws = readWorkspace(bytes, 'bom.json');
+    assert.equal(ws.models[0]!.name, 'pièce');
+  }
+});
+
+test('an unreferenced point cloud with an unknown filamentName is refused like a referenced one', async () => {
+  const { checkWorkspace } = await import('../src/service/workspace/check-workspace.js');
+  const ws = readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri() }] }), 'u.json');
+  assert.throws(
+    () => checkWorkspace(ws, [{ fileName: 'spare.pcsv', arrayDimensions: [1, 1, 1], filamentName: 'No_Such_Filament' }], undefined),
+    (e: Error & { code?: string }) => e.name === 'ProfileError' && /No_Such_Filament/.test(e.message),
+  );
+});

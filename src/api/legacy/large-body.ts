@@ -2,10 +2,11 @@
 // of JSON. Parsed on the HTTP thread, they stall every other request (a 93 MB body: /healthz waited
 // up to 4.6 s), so a body over LARGE_BODY_BYTES is parsed on a short-lived worker thread, which
 // hands back only its small fields and one buffer of workspace text per workspace (light-body.ts).
-// At most MAX_PARSERS such threads run at once (each may need gigabytes for a large body); the rest wait.
+// At most two such threads run at once (each may need gigabytes for a large body); the rest wait.
 import { constants as bufferConstants } from 'node:buffer';
 import { Worker } from 'node:worker_threads';
 import { ApiError, type ErrorCode } from '../../service/errors.js';
+import { ConcurrencyLimit } from '../../service/concurrency-limit.js';
 import type { LargeBodyReply } from './large-body-worker.js';
 
 export const LARGE_BODY_BYTES = 1024 * 1024;
@@ -20,22 +21,12 @@ export const LARGE_BODY_BYTES = 1024 * 1024;
 export function inlineBodyLimit(uploadLimit: number): number {
   return Math.min(uploadLimit, bufferConstants.MAX_STRING_LENGTH);
 }
-const MAX_PARSERS = 2;
+const parsers = new ConcurrencyLimit(2);
 /** JSON of {X,Y,Z} objects takes ~15× its size in memory: the same allowance as the workspace check */
 const PARSER_HEAP_MB = 2048;
 
-let running = 0;
-const waiting: Array<() => void> = [];
-
-export async function parseLargeBody(text: string): Promise<unknown> {
-  if (running >= MAX_PARSERS) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
-  try {
-    return unpack(await parseOnThread(text));
-  } finally {
-    running--;
-    waiting.shift()?.();
-  }
+export function parseLargeBody(text: string): Promise<unknown> {
+  return parsers.run(async () => unpack(await parseOnThread(text)));
 }
 
 function parseOnThread(text: string): Promise<LargeBodyReply> {

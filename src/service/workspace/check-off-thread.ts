@@ -5,10 +5,13 @@ import { Worker } from 'node:worker_threads';
 import { checkWorkspace, type PointCloudEntry } from './check-workspace.js';
 import type { CheckJob, CheckReply } from './check-worker.js';
 import { readWorkspace } from './read-workspace.js';
+import { ConcurrencyLimit } from '../concurrency-limit.js';
 
 const INLINE_BELOW_BYTES = 1024 * 1024;
 /** heap for the check thread: JSON of {X,Y,Z} objects takes ~15× its size in memory */
 const CHECK_HEAP_MB = 2048;
+/** at most this many check threads at once (each may need gigabytes); further task starts wait */
+const checks = new ConcurrencyLimit(2);
 
 /** Resolves with the warnings, or rejects with the error as plain data (`name`, `message`, `path`, …). */
 export async function checkWorkspaceBytes(
@@ -23,15 +26,18 @@ export async function checkWorkspaceBytes(
   }
   const job: CheckJob = { bytes, fileName, clouds };
   if (filament !== undefined) job.filament = filament;
-  const reply = await new Promise<CheckReply>((resolve, reject) => {
-    const worker = new Worker(new URL('./check-worker.js', import.meta.url), {
-      workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: CHECK_HEAP_MB },
-    });
-    worker.once('message', (m: CheckReply) => resolve(m));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the workspace check stopped (exit ${code})`)));
-  });
+  const reply = await checks.run(
+    () =>
+      new Promise<CheckReply>((resolve, reject) => {
+        const worker = new Worker(new URL('./check-worker.js', import.meta.url), {
+          workerData: job,
+          resourceLimits: { maxOldGenerationSizeMb: CHECK_HEAP_MB },
+        });
+        worker.once('message', (m: CheckReply) => resolve(m));
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`the workspace check stopped (exit ${code})`)));
+      }),
+  );
   if (reply.ok) return reply.warnings;
   throw Object.assign(new Error(reply.error.message), reply.error);
 }

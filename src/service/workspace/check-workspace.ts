@@ -3,7 +3,7 @@
 // PC_SV file of the task, a point-cloud modifier encloses the models it touches, and the filament that
 // maps its hardness has a Shore table.
 import { DEFAULT_FILAMENT, ProfileError, getFilament, type FilamentPreset } from '../../profiles/index.js';
-import { findCloud } from './model-inputs.js';
+import { cloudMatches } from './model-inputs.js';
 import type { Dims } from './point-cloud.js';
 import type { Workspace, WorkspaceModifier } from './read-workspace.js';
 import { WorkspaceError } from './workspace-error.js';
@@ -26,7 +26,14 @@ export function checkWorkspace(ws: Workspace, clouds: PointCloudEntry[], taskFil
       if (!ws.placed.some((p) => overlaps(p.box, m.box))) warnings.push(`modifier '${m.name}' (${m.path}) touches no model and changes nothing`);
       continue;
     }
-    const cloud = findCloud(clouds, m.fileReference);
+    const matches = cloudMatches(clouds, m.fileReference);
+    if (matches.length > 1) {
+      throw new WorkspaceError(
+        `${m.path}.metaData.FileReference names '${m.fileReference}', which matches the task's PC_SV files ${matches.map((c) => `'${c.fileName}'`).join(' and ')} only ignoring letter case: name one exactly`,
+        `${m.path}.metaData.FileReference`,
+      );
+    }
+    const cloud = matches[0];
     if (!cloud) {
       const names = clouds.map((c) => `'${c.fileName}'`).join(', ') || 'none';
       throw new WorkspaceError(
@@ -38,7 +45,12 @@ export function checkWorkspace(ws: Workspace, clouds: PointCloudEntry[], taskFil
     checkEncloses(m, ws);
     filamentFor(cloud, taskFilament);
   }
-  for (const c of clouds) if (!used.has(c)) warnings.push(`point cloud '${c.fileName}' is referenced by no modifier and takes no part in slicing`);
+  for (const c of clouds) {
+    if (used.has(c)) continue;
+    // a filament name that names nothing is the client's mistake whether or not the cloud is used
+    if (c.filamentName !== undefined) getFilament(c.filamentName);
+    warnings.push(`point cloud '${c.fileName}' is referenced by no modifier and takes no part in slicing`);
+  }
   return { warnings };
 }
 

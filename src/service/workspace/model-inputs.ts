@@ -46,5 +46,14 @@ export function modelInputsOf(ws: Workspace, clouds: LoadedPointCloud[]): { inpu
 
 /** FileReference is the PC_SV upload's file name: exact match first, then ignoring case. */
 export function findCloud<T extends { fileName: string }>(clouds: T[], ref: string): T | undefined {
-  return clouds.find((c) => c.fileName === ref) ?? clouds.find((c) => c.fileName.toLowerCase() === ref.toLowerCase());
+  const found = cloudMatches(clouds, ref);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The clouds a FileReference may mean: the one of exactly its name, else all of its name in another case. */
+export function cloudMatches<T extends { fileName: string }>(clouds: T[], ref: string): T[] {
+  const exact = clouds.find((c) => c.fileName === ref);
+  if (exact) return [exact];
+  const lower = ref.toLowerCase();
+  return clouds.filter((c) => c.fileName.toLowerCase() === lower);
 }

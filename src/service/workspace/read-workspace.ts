@@ -41,10 +41,26 @@ export interface Workspace {
   warnings: string[];
 }
 
+/**
+ * The file's text: UTF-8, with or without a byte-order mark, or UTF-16 with one (.NET's
+ * Encoding.UTF8 and Encoding.Unicode write them; JSON.parse refuses a mark as an unexpected token).
+ */
+export function workspaceText(bytes: Uint8Array): string {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return b.toString('utf8', 3);
+  if (b[0] === 0xff && b[1] === 0xfe) return b.toString('utf16le', 2);
+  if (b[0] === 0xfe && b[1] === 0xff) {
+    // big-endian: swapped into a copy (swap16 wants an even length; a stray last byte is dropped)
+    const be = Buffer.from(b.subarray(2, 2 + ((b.length - 2) & ~1)));
+    return be.swap16().toString('utf16le');
+  }
+  return b.toString('utf8');
+}
+
 export function readWorkspace(bytes: Uint8Array, fileName: string): Workspace {
   let root: unknown;
   try {
-    root = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    root = JSON.parse(workspaceText(bytes));
   } catch (err) {
     throw new WorkspaceError(`workspace '${fileName}' is not valid JSON: ${(err as Error).message}`);
   }
