@@ -95,6 +95,7 @@ test('empty, blank and unknown files', () => {
   badModel(() => parseModel(new Uint8Array(0), 'x.stl'), /empty file/);
   badModel(() => parseModel(enc(' \n\t\r\n'), 'x.stl'), /empty file/);
   badModel(() => parseModel(enc('hello, this is a text file\nnot a model\n'), 'x.stl'), /unknown model format/);
+  badModel(() => parseModel(enc('\n  {"Models": []}'), 'w.json'), /unknown model format: this looks like JSON \(a Workspace file\?\)/);
 });
 
 test('binary STL with NaN or huge coordinates is refused', () => {

@@ -28,6 +28,8 @@ export function detectFormat(bytes: Uint8Array): ModelFormat {
     if (s === bytes.length) throw badModel('empty file: only white space');
     if (startsWithWord(bytes, s, 'solid')) return 'stl-ascii';
     if (hasObjLine(bytes)) return 'obj';
+    // a Workspace (JSON) given where a model is wanted: say what it is and where it goes
+    if (bytes[s] === 0x7b) throw badModel('unknown model format: this looks like JSON (a Workspace file?); models are STL, OBJ or 3MF; a Workspace is uploaded to the service as type WS (docs/workspace.md)');
     // a short binary STL whose count, header and floats all happen to be printable is not worth guessing at
     throw badModel('unknown model format: expected binary or ASCII STL, OBJ or 3MF');
   }
