@@ -175,6 +175,8 @@ test('flavours: RepRap fan as a fraction, Klipper objects and layer info, Griffi
   const time = griffin.find((l) => l.startsWith(';PRINT.TIME:'))!.slice(12);
   assert.equal(griffin.find((l) => l.startsWith(';TIME:')), `;TIME:${time}`);
   assert.ok(griffin.includes(';PRINT.SIZE.MAX.Z:0.4'));
+  assert.ok(griffin.includes(';EXTRUDER_TRAIN.0.NOZZLE.NAME:AA 0.4'));
+  assert.ok(griffin.includes(';BUILD_PLATE.TYPE:glass'));
 });
 
 test('Klipper with the limits written: travel and print accelerations switched where the moves change kind', () => {

@@ -31,6 +31,9 @@ export function headerLines(rules: FlavorRules, s: SliceSettings, totals: Header
       `;EXTRUDER_TRAIN.0.INITIAL_TEMPERATURE:${mm3(s.firstLayerNozzleTemperature)}`,
       `;EXTRUDER_TRAIN.0.MATERIAL.VOLUME_USED:${Math.round(totals.filamentMm3)}`,
       `;EXTRUDER_TRAIN.0.NOZZLE.DIAMETER:${mm3(s.nozzleDiameter)}`,
+      // the S-line firmware compares these with the print core and plate it has (AA: the core for build materials)
+      `;EXTRUDER_TRAIN.0.NOZZLE.NAME:AA ${mm3(s.nozzleDiameter)}`,
+      ';BUILD_PLATE.TYPE:glass',
       `;BUILD_PLATE.INITIAL_TEMPERATURE:${s.heatedBed ? mm3(s.firstLayerBedTemperature) : '0'}`,
       `;PRINT.TIME:${time}`,
       ';PRINT.GROUPS:1',
