@@ -78,6 +78,16 @@ describe('PostgreSQL stores (distributed only)', () => {
     assert.equal(await s.queue.completeHeld('fin', 'next-worker'), false, 'already completed');
   });
 
+  test('a claimed ticket is completed in pg-boss in the claim itself (none left active to expire and come back)', async () => {
+    await s.queue.enqueue('done-ticket');
+    assert.deepEqual(await s.queue.claim('w', 60_000), { taskId: 'done-ticket', attempts: 1 });
+    const states = await s.pool.query(`SELECT state FROM pgboss.job WHERE name = 'stratum-tasks' AND singleton_key = 'done-ticket'`);
+    assert.deepEqual(states.rows.map((r) => r.state), ['completed']);
+    await s.queue.complete('done-ticket', 'w');
+    const active = await s.pool.query(`SELECT count(*) AS n FROM pgboss.job WHERE name = 'stratum-tasks' AND state = 'active'`);
+    assert.equal(Number(active.rows[0].n), 0);
+  });
+
   test('a claim that dies inside its transaction leaves the job waiting', async () => {
     await s.queue.enqueue('half');
     // what a claimer does before its process dies: fetch the ticket, never commit

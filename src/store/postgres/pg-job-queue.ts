@@ -131,7 +131,10 @@ export class PgJobQueue implements JobQueue {
       const out = await withTransaction(this.pool, async (c) => {
         const [ticket] = await this.boss.fetch<{ taskId: string }>(BOSS_QUEUE, { batchSize: 1, db: asBossDb(c) });
         if (!ticket) return null;
-        await this.boss.complete(BOSS_QUEUE, ticket.id, { db: asBossDb(c) });
+        // (pg-boss 10 reads a third argument as the job's output, whatever its types say: the
+        // connection goes fourth, or the completion ran on another connection and completed nothing,
+        // and every ticket came back from pg-boss's expiry 15 minutes on to slow claims down)
+        await this.boss.complete(BOSS_QUEUE, ticket.id, {}, { db: asBossDb(c) });
         const r = await c.query<{ attempts: number; slot: string }>(
           `UPDATE task_jobs SET state = 'leased', attempts = attempts + 1, ticket_id = NULL, lease_owner = $3,
              lease_until = clock_timestamp() + $4 * interval '1 millisecond'
