@@ -247,3 +247,25 @@ test('keysWrittenBefore lists a prefix page by page, by the time each object was
   for await (const page of store.keysWrittenBefore('outputs/', Date.now() - 3_600_000)) none.push(...page);
   assert.deepEqual(none, [], 'nothing was written an hour ago');
 });
+
+test('start-up: a server that never answers fails within 15 s, and a wrong access key says so', async () => {
+  const { startBlackhole } = await import('./blackhole.js');
+  const hole = await startBlackhole();
+  const silent = new S3BlobStore({ ...s3.config, endpoint: `http://127.0.0.1:${hole.port}` });
+  try {
+    const t0 = Date.now();
+    await assert.rejects(silent.ensureBucket(), /^Error: no answer within 15 s$/);
+    assert.ok(Date.now() - t0 < 20_000, `${Date.now() - t0} ms`);
+    // the readiness probe gives up sooner
+    await assert.rejects(silent.ping());
+  } finally {
+    silent.close();
+    await hole.close();
+  }
+  const wrongKey = new S3BlobStore({ ...s3.config, accessKeyId: 'NOT-A-KEY' });
+  try {
+    await assert.rejects(wrongKey.ensureBucket(), /access denied \(403\): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY/);
+  } finally {
+    wrongKey.close();
+  }
+});

@@ -88,6 +88,24 @@ describe('PostgreSQL stores (distributed only)', () => {
     assert.equal(Number(active.rows[0].n), 0);
   });
 
+  test('a server that takes the connection and never answers: the readiness ping gives up in 2 s, a connect in 10 s', async () => {
+    const { startBlackhole } = await import('./blackhole.js');
+    const hole = await startBlackhole();
+    const pool = openPool(`postgres://u:p@127.0.0.1:${hole.port}/db`);
+    try {
+      const { PgMetadataStore } = await import('../../src/store/postgres/pg-metadata-store.js');
+      let t0 = Date.now();
+      await assert.rejects(new PgMetadataStore(pool).ping(), (e: Error) => e instanceof MetadataStoreUnavailableError && /no answer within 2000 ms/.test(e.message));
+      assert.ok(Date.now() - t0 < 4_000, `ping took ${Date.now() - t0} ms`);
+      t0 = Date.now();
+      await assert.rejects(withTransaction(pool, async () => 1), (e: Error) => e instanceof MetadataStoreUnavailableError && /connection timeout|timeout exceeded when trying to connect/.test(e.message));
+      assert.ok(Date.now() - t0 < 15_000, `connect took ${Date.now() - t0} ms`);
+    } finally {
+      await pool.end().catch(() => {});
+      await hole.close();
+    }
+  });
+
   test('a claim that dies inside its transaction leaves the job waiting', async () => {
     await s.queue.enqueue('half');
     // what a claimer does before its process dies: fetch the ticket, never commit

@@ -13,7 +13,10 @@ import type {
   TaskStatus,
 } from '../../service/model.js';
 import { ACTIVE_STATUSES, patchedTask } from '../../service/model.js';
-import { InvalidCursorError, type MetadataStore, type TaskPage } from '../../service/ports.js';
+import { InvalidCursorError, MetadataStoreUnavailableError, type MetadataStore, type TaskPage } from '../../service/ports.js';
+
+/** /readyz's wait for the database (the file store's is the same) */
+const PING_TIMEOUT_MS = 2_000;
 import { fileFromRow, keyFromRow, outputFromRow, type FileRow, type KeyRow, type OutputRow } from '../sqlite/record-rows.js';
 import { TASK_COLUMNS, decodeCursor, encodeCursor, rowToTask, taskToRow, type TaskRow } from '../sqlite/task-rows.js';
 import { withTransaction } from './pg-pool.js';
@@ -265,8 +268,17 @@ export class PgMetadataStore implements MetadataStore {
     return new Set(rows.map((r) => r.blob_key));
   }
 
+  /** answers within PING_TIMEOUT_MS or fails: a frozen server must not hang /readyz */
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new MetadataStoreUnavailableError(new Error(`no answer within ${PING_TIMEOUT_MS} ms`))), PING_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.pool.query('SELECT 1'), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** the pool is shared with the queue and the event bus: `openDistributedStores` closes it */

@@ -10,6 +10,9 @@ const types = {
   },
 };
 
+/** How long a new connection may take to be ready. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export interface PoolOptions {
   /** connections at most (default 10) */
   max?: number;
@@ -25,6 +28,10 @@ export function openPool(databaseUrl: string, opts: PoolOptions = {}): pg.Pool {
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'stratum',
     types,
+    // a host that takes the connection but never answers (a frozen server, a wrong port behind a
+    // proxy) fails the connect instead of hanging start-up and every request on it
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
   });
   // an idle client that loses its server emits here; without a listener the process would crash
   pool.on('error', (err) => opts.onError?.(err));

@@ -55,6 +55,8 @@ function partSizeFor(maxBytes: number | undefined): number {
 
 /** How long /readyz waits for the bucket to answer. */
 const PING_TIMEOUT_MS = 2000;
+/** how long the start-up check of the bucket may wait for an answer */
+const START_TIMEOUT_MS = 15_000;
 
 export class S3BlobStore implements BlobStore {
   readonly client: S3Client;
@@ -74,6 +76,10 @@ export class S3BlobStore implements BlobStore {
       // checksums only where S3 demands them: they cost CPU and older compatible servers reject them
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // a server that takes the connection and then says nothing fails the request instead of
+      // holding an upload, a slice's output or a start-up for ever (the timeout is of silence,
+      // not of the whole transfer: a large file streams for as long as bytes move)
+      requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
     });
   }
 
@@ -113,11 +119,23 @@ export class S3BlobStore implements BlobStore {
 
   /** creates the bucket when it does not exist (first start against an empty server) */
   async ensureBucket(): Promise<void> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), START_TIMEOUT_MS);
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      try {
+        await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: controller.signal });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }), { abortSignal: controller.signal });
+      }
     } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+      if (controller.signal.aborted) throw new Error(`no answer within ${START_TIMEOUT_MS / 1000} s`);
+      // HeadBucket's errors have no body: the SDK names a 403 'UnknownError'
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 403) throw new Error('access denied (403): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, and what that key may do with the bucket');
+      throw err;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
