@@ -206,6 +206,26 @@ describe('embedded runner', () => {
     assert.equal(runsOf(runLog, task.id), 2);
   });
 
+  test('a task left queued without a job (its job lost after the record was written) is queued again while the runner runs', async () => {
+    const dir = tempDir('runner-jobless');
+    dirs.push(dir);
+    const rt = EmbeddedRuntime.open(testConfig(dir, { leaseS: 5 }), silent, { workerFile: WORKER, adoptEveryMs: 200 });
+    await rt.start();
+    try {
+      const { task } = await startScripted(rt, { steps: 2 });
+      await settled(rt, task.id);
+      // a second task whose job is gone: what a database lost between the two writes leaves
+      const accountId = await account(rt);
+      const orphan: TaskRecord = { ...task, id: '00000000-0000-4000-8000-00000000f00d', accountId, status: 'queued', progress: 0, startDate: null, endDate: null, output: null, error: null, info: null, warnings: [], stats: null };
+      await rt.stores.metadata.insertTask(orphan);
+      assert.equal(await rt.stores.queue.has(orphan.id), false);
+      const done = await settled(rt, orphan.id);
+      assert.equal(done.status, 'finished');
+    } finally {
+      await rt.close();
+    }
+  });
+
   test('work a dead process held is resumed at start, unless it used up its attempts', async () => {
     const dir = tempDir('runner-dead');
     const before = await open({}, dir, true);

@@ -54,6 +54,8 @@ export interface RunnerOptions {
    * notification to every process.
    */
   progressStep?: number;
+  /** how often active tasks without a job are looked for and queued again, ms; default 60 s */
+  adoptEveryMs?: number;
 }
 
 export interface RunnerDeps {
@@ -85,6 +87,8 @@ interface Running {
 const PERSIST_STEP = 0.02;
 const PERSIST_MS = 1000;
 const POLL_MS = 1000;
+/** How often a runner looks for active tasks that have no job (see adoptJobless). */
+const ADOPT_EVERY_MS = 60_000;
 
 export class EmbeddedRunner {
   /** names this runner in leases: host and pid say which process holds a task */
@@ -132,13 +136,7 @@ export class EmbeddedRunner {
     // whatever a previous process was slicing runs again
     if (queue.recoverAbandoned) await this.applyRecovery(await queue.recoverAbandoned(this.owner, this.opts.maxAttempts));
     // tasks that are active without a job (a crash between the two writes) get one
-    for (const status of ACTIVE_STATUSES) {
-      for (const id of await store.listTaskIdsByStatus(status)) {
-        if (await queue.has(id)) continue;
-        await queue.enqueue(id);
-        if (status !== 'queued') await this.transitions.requeued(id);
-      }
-    }
+    await this.adoptJobless();
     // the event bus may span processes (distributed mode): a cancel made through any API process
     // stops the slice here, and a task queued through any of them wakes this runner at once
     this.unsubscribe = this.deps.events.subscribeAll((task) => {
@@ -150,7 +148,30 @@ export class EmbeddedRunner {
       await this.applyRecovery(await queue.recoverExpired(Date.now(), this.opts.maxAttempts));
     });
     this.every(POLL_MS, async () => this.notify());
+    // and again from time to time: a database lost between a task's record and its job (the client
+    // was told 503, the task stayed), or a recovery that requeued a task another runner had just
+    // claimed, left tasks waiting that no job would ever run
+    this.every(this.opts.adoptEveryMs ?? ADOPT_EVERY_MS, async () => {
+      await this.adoptJobless();
+    });
     this.notify();
+  }
+
+  /** Active tasks without a job get one (a running one goes back to queued); the count it adopted. */
+  private async adoptJobless(): Promise<number> {
+    const { queue, store, log } = this.deps;
+    let adopted = 0;
+    for (const status of ACTIVE_STATUSES) {
+      for (const id of await store.listTaskIdsByStatus(status)) {
+        if (await queue.has(id)) continue;
+        await queue.enqueue(id);
+        if (status !== 'queued') await this.transitions.requeued(id);
+        adopted++;
+        log.warn({ taskId: id, status }, 'task had no job; queued again');
+      }
+    }
+    if (adopted) this.notify();
+    return adopted;
   }
 
   /**

@@ -39,6 +39,8 @@ export interface EmbeddedRuntimeOptions {
   workerFile?: string;
   /** how long the workers' warm-up may take (tests; default the runner's own) */
   warmUpLimitMs?: number;
+  /** how often the runner looks for active tasks without a job (tests; default the runner's own) */
+  adoptEveryMs?: number;
 }
 
 export class EmbeddedRuntime implements ServiceCore {
@@ -82,6 +84,7 @@ export class EmbeddedRuntime implements ServiceCore {
           runnerOptionsFor(config, {
             ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
             ...(opts.warmUpLimitMs ? { warmUpLimitMs: opts.warmUpLimitMs } : {}),
+            ...(opts.adoptEveryMs ? { adoptEveryMs: opts.adoptEveryMs } : {}),
           }),
         );
     const runner = this.runner;
