@@ -226,6 +226,30 @@ describe('embedded runner', () => {
     }
   });
 
+  test('a result whose task could not be marked finished is taken back: the next attempt leaves the task one output', async () => {
+    const rt = await open();
+    try {
+      const store = rt.stores.metadata;
+      const update = store.updateTask.bind(store);
+      let refused = 0;
+      store.updateTask = (async (id: string, from: unknown, patch: { status?: string }) => {
+        if (patch.status === 'finished' && refused++ === 0) throw new Error('the database failed: Connection terminated');
+        return update(id, from as never, patch as never);
+      }) as typeof store.updateTask;
+      const { task, runLog } = await startScripted(rt, { steps: 1 });
+      const done = await settled(rt, task.id);
+      assert.equal(done.status, 'finished');
+      assert.equal(refused, 2, 'the first finish was refused, the second taken');
+      assert.equal(runsOf(runLog, task.id), 2);
+      const output = await store.getOutputOfTask(task.id);
+      assert.equal(output?.id, done.output?.outputId, 'the output kept is the one the task names');
+      await store.deleteOutput(output!.id);
+      assert.equal(await store.getOutputOfTask(task.id), null, 'and it was the only one');
+    } finally {
+      await rt.close();
+    }
+  });
+
   test('work a dead process held is resumed at start, unless it used up its attempts', async () => {
     const dir = tempDir('runner-dead');
     const before = await open({}, dir, true);

@@ -18,6 +18,7 @@ import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
 import { storesAnswer } from '../service/readiness.js';
 import { StoreWatch, STORE_PROBE_MS } from './store-watch.js';
 import { TaskTransitions } from './task-transitions.js';
+import { deleteUnrecordedBlob } from '../service/blob-cleanup.js';
 
 /** The warm-up takes about 0.5 s; far past that, something is wrong and the service starts without it. */
 const WARM_UP_LIMIT_MS = 30_000;
@@ -366,7 +367,7 @@ export class EmbeddedRunner {
     // task again: leave the result to it rather than race it (the status CAS below is the last guard)
     if (!(await queue.heartbeat(task.id, this.owner, this.opts.leaseMs))) {
       log.warn({ taskId: task.id }, 'lease lost before the result was saved; another worker owns the task now');
-      await blobs.delete(blobKey);
+      await deleteUnrecordedBlob(blobs, blobKey);
       return;
     }
     const outputName = `${baseName(inputName)}${result.format === 'FCODE' ? '.fcode' : '.gcode'}`;
@@ -381,19 +382,28 @@ export class EmbeddedRunner {
       createdAt: Date.now(),
     };
     await store.insertOutput(output);
-    const finished = await this.transitions.finished(task.id, {
-      info: formatInfo(result.stats),
-      output: { outputName, outputId, taskId: task.id, fileId: outputId, format: result.format },
-      stats: result.stats,
-      // the start's checks and the slice read the same files: a warning both found is said once
-      warnings: [...new Set([...task.warnings, ...result.warnings])],
-    });
+    let finished: Awaited<ReturnType<TaskTransitions['finished']>>;
+    try {
+      finished = await this.transitions.finished(task.id, {
+        info: formatInfo(result.stats),
+        output: { outputName, outputId, taskId: task.id, fileId: outputId, format: result.format },
+        stats: result.stats,
+        // the start's checks and the slice read the same files: a warning both found is said once
+        warnings: [...new Set([...task.warnings, ...result.warnings])],
+      });
+    } catch (err) {
+      // the task did not take this output: the next attempt makes its own, so this one goes
+      // (kept, the task ended with two outputs, and deleting it left one downloadable)
+      await store.deleteOutput(outputId).catch(() => undefined);
+      await deleteUnrecordedBlob(blobs, blobKey);
+      throw err;
+    }
     if (finished) {
       metrics.sliceDuration.observe(result.stats.sliceMs / 1000);
     } else {
       // cancelled or deleted while the worker finished: the output is nobody's
       await store.deleteOutput(outputId);
-      await blobs.delete(blobKey);
+      await deleteUnrecordedBlob(blobs, blobKey);
     }
     await queue.complete(task.id, this.owner);
   }

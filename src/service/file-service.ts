@@ -6,6 +6,7 @@ import { isGuid, newId, normaliseGuid } from './ids.js';
 import type { Metrics } from './metrics.js';
 import type { FileRecord } from './model.js';
 import { BlobSourceError, BlobStoreUnavailableError, BlobTooLargeError, type BlobStore, type MetadataStore } from './ports.js';
+import { deleteUnrecordedBlob } from './blob-cleanup.js';
 
 export interface UploadTarget {
   type: string;
@@ -55,7 +56,7 @@ export class FileService {
     if (size === 0 && target.type === 'STL') {
       // a model with no bytes can never slice; the usual cause is a client that sent no body
       // (curl's `--data-binary @path` with a wrong path sends nothing and, with -s, says nothing)
-      await this.blobs.delete(blobKey).catch(() => undefined);
+      await deleteUnrecordedBlob(this.blobs, blobKey);
       throw badRequest(`'${target.fileName.slice(0, 80)}' is empty: the upload had no bytes (a model file was expected; check the path the client read)`);
     }
     const record: FileRecord = {
@@ -70,7 +71,7 @@ export class FileService {
     try {
       await this.store.insertFile(record);
     } catch (err) {
-      await this.blobs.delete(blobKey).catch(() => undefined);
+      await deleteUnrecordedBlob(this.blobs, blobKey);
       throw err;
     }
     this.metrics.uploadBytes.inc(size);
@@ -87,7 +88,7 @@ export class FileService {
   async delete(accountId: string, fileId: string): Promise<void> {
     const file = isGuid(fileId) ? await this.store.deleteFile(accountId, normaliseGuid(fileId)) : null;
     if (!file) throw fileNotFound(`no file ${fileId.slice(0, 80)}`);
-    await this.blobs.delete(file.blobKey);
+    await deleteUnrecordedBlob(this.blobs, file.blobKey);
   }
 }
 

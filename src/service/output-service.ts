@@ -4,6 +4,7 @@ import { fileNotFound } from './errors.js';
 import { isGuid, normaliseGuid } from './ids.js';
 import type { OutputRecord } from './model.js';
 import { BlobNotFoundError, type BlobStore, type MetadataStore } from './ports.js';
+import { deleteUnrecordedBlob } from './blob-cleanup.js';
 
 export interface Download {
   output: OutputRecord;
@@ -51,6 +52,6 @@ export class OutputService {
   /** Deletes an output, record first (the legacy versions' download works once). */
   async remove(output: OutputRecord): Promise<void> {
     await this.store.deleteOutput(output.id);
-    await this.blobs.delete(output.blobKey);
+    await deleteUnrecordedBlob(this.blobs, output.blobKey);
   }
 }

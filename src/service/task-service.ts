@@ -11,6 +11,7 @@ import { checkSliceRequest } from './settings-check.js';
 import { checkWorkspaceTask } from './workspace/check-workspace-task.js';
 import { pointCloudSizeProblem } from './workspace/point-cloud.js';
 import { SUPPORT_TYPE_SETTING, type FileEntry, type StartTaskInput } from './task-request.js';
+import { deleteUnrecordedBlob } from './blob-cleanup.js';
 
 const MAX_XML_BYTES = 1024 * 1024;
 
@@ -139,10 +140,10 @@ export class TaskService {
   /** Cancels if needed, then removes the task and its output. */
   async delete(accountId: string, taskId: string): Promise<void> {
     const task = await this.cancel(accountId, taskId);
-    const output = await this.store.getOutputOfTask(task.id);
-    if (output) {
+    // every output of the task: one whose attempt failed after saving it may be there beside the live one
+    for (let output = await this.store.getOutputOfTask(task.id), n = 0; output && n < 100; output = await this.store.getOutputOfTask(task.id), n++) {
       await this.store.deleteOutput(output.id);
-      await this.blobs.delete(output.blobKey);
+      await deleteUnrecordedBlob(this.blobs, output.blobKey);
     }
     await this.queue.remove(task.id);
     await this.store.deleteTask(task.id);
