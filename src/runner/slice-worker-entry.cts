@@ -11,7 +11,18 @@ import type { SliceJob, SliceJobResult } from './slice-job.js';
 type WorkerModule = typeof import('./slice-worker.js');
 
 let loaded: Promise<WorkerModule> | null = null;
-const workerModule = (): Promise<WorkerModule> => (loaded ??= import('./slice-worker.js'));
+let failures = 0;
+/**
+ * The worker module, loaded once. A load that fails (its files replaced in place by a deployment)
+ * is tried again on the next task, under a new URL (`?retry=n`): Node keeps a module that failed to
+ * load as failed, and the thread would otherwise fail every task it is given for the rest of its life.
+ */
+const workerModule = (): Promise<WorkerModule> =>
+  (loaded ??= (import(failures === 0 ? './slice-worker.js' : `./slice-worker.js?retry=${failures}`) as Promise<WorkerModule>).catch((err: unknown) => {
+    loaded = null;
+    failures++;
+    throw err;
+  }));
 
 // compiled to exports.default and exports.warmUp with the __esModule mark, which piscina reads as an
 // ES module's exports: the default export for tasks, `warmUp` by name
