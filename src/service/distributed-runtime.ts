@@ -2,6 +2,7 @@
 // (LISTEN/NOTIFY), S3-compatible storage for files and outputs, and — unless the role is `api` —
 // the same worker-thread runner as the embedded runtime, claiming from the shared queue. Any number
 // of these processes, with any roles, can run against the same database and bucket.
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openDistributedStores, type DistributedStores } from '../store/distributed-stores.js';
@@ -105,6 +106,13 @@ export class DistributedRuntime implements ServiceCore {
       blobs.close();
       throw err;
     }
+    try {
+      await agreeOnFileStore(stores.pool, config);
+    } catch (err) {
+      await stores.close().catch(() => undefined);
+      blobs.close();
+      throw err;
+    }
     return new DistributedRuntime(config, log, stores, blobs, opts);
   }
 
@@ -152,5 +160,27 @@ async function refuseOrphanedBucket(blobs: S3BlobStore, config: ServiceConfig): 
     `the database at DATABASE_URL has no Stratum schema, but ${where} holds stored files (${found}): ` +
       'a new schema would name none of them, and they would be deleted as orphans. Point DATABASE_URL at the ' +
       'database that names them or restore it from its backup (docs/deployment.md), or use an empty bucket or another S3_PREFIX to start empty',
+  );
+}
+
+/** The process's bucket and prefix differ from the ones the database's files were stored under. */
+export class FileStoreMismatch extends Error {
+  override name = 'FileStoreMismatch';
+}
+
+/**
+ * The first process records the bucket and prefix (S3_BUCKET, S3_PREFIX); every later one must have
+ * the same, or it would look for the files where they are not: a worker with another prefix failed
+ * every task it took with "no longer stored". The endpoint may differ (one store, several addresses).
+ */
+async function agreeOnFileStore(pool: pg.Pool, config: ServiceConfig): Promise<void> {
+  const want = JSON.stringify({ bucket: config.s3Bucket, prefix: config.s3Prefix });
+  await pool.query(`INSERT INTO deployment (key, value) VALUES ('file-store', $1) ON CONFLICT (key) DO NOTHING`, [want]);
+  const row = (await pool.query<{ value: string }>(`SELECT value FROM deployment WHERE key = 'file-store'`)).rows[0];
+  if (!row || row.value === want) return;
+  const had = JSON.parse(row.value) as { bucket: string; prefix: string };
+  throw new FileStoreMismatch(
+    `this database's files are stored in bucket '${had.bucket}' under prefix '${had.prefix}', but this process has ` +
+      `S3_BUCKET '${config.s3Bucket}' and S3_PREFIX '${config.s3Prefix}': it would find none of them. Give every process the same S3_BUCKET and S3_PREFIX`,
   );
 }

@@ -273,6 +273,18 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
     assert.equal((await call(w.url, '/v1/stl/tasks', { key })).status, 404, 'no API on a worker');
   });
 
+  test('a process with another S3_BUCKET or S3_PREFIX than the database\'s files is refused at start', async () => {
+    for (const env of [{ S3_PREFIX: 'other/' }, { S3_BUCKET: 'stratum-typo' }] as Array<Record<string, string>>) {
+      const err = await cluster.spawn('worker', env).then(
+        () => null,
+        (e: Error) => e,
+      );
+      assert.ok(err, `a worker with ${JSON.stringify(env)} started`);
+      assert.match(err.message, /exited \(1\)/);
+      assert.match(err.message, /this database's files are stored in bucket '[^']+' under prefix '', but this process has S3_BUCKET '[^']+' and S3_PREFIX '[^']*': it would find none of them/);
+    }
+  });
+
   test('a new, empty database beside a bucket of stored files is refused, and left empty', async () => {
     const lostUrl = await cluster.pgServer.createDatabase('stratum_lost');
     const lost = new pg.Pool({ connectionString: lostUrl, max: 1 });
