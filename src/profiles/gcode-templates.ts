@@ -104,29 +104,17 @@ export function presentBedEnd(opts: { heatedBed?: boolean } = {}): string {
   ].join('\n');
 }
 
-/** Printers whose bed moves in Z (box and CoreXY): lower the bed well clear and park at the back. */
-export function parkBackEnd(opts: { zDrop?: number } = {}): string {
+/**
+ * Printers whose bed moves in Z (box and CoreXY): lower the bed well clear and park at the back, or
+ * (`homeXy`: printers whose (0,0) is the bed centre, with no corner coordinate to name) home X and Y.
+ */
+export function parkBackEnd(opts: { zDrop?: number; homeXy?: boolean } = {}): string {
   return [
     'G91 ; relative moves',
     'G1 E-2 F2700 ; pull back filament',
     `G1 Z${opts.zDrop ?? 20} F1200 ; move the bed away`,
     'G90 ; absolute moves',
-    'G1 X{bed_width} Y{bed_depth} F6000 ; park at the back',
-    'M106 S0 ; fan off',
-    'M104 S0 ; nozzle heater off',
-    'M140 S0 ; bed heater off',
-    'M84 ; motors off',
-  ].join('\n');
-}
-
-/** Printers whose (0,0) is the bed centre: XY homed for the park (no corner coordinate to name). */
-export function homeXyEnd(opts: { zDrop?: number } = {}): string {
-  return [
-    'G91 ; relative moves',
-    'G1 E-2 F2700 ; pull back filament',
-    `G1 Z${opts.zDrop ?? 10} F1200 ; move the bed away`,
-    'G90 ; absolute moves',
-    'G28 X Y ; park: home X and Y',
+    opts.homeXy ? 'G28 X Y ; park: home X and Y' : 'G1 X{bed_width} Y{bed_depth} F6000 ; park at the back',
     'M106 S0 ; fan off',
     'M104 S0 ; nozzle heater off',
     'M140 S0 ; bed heater off',
