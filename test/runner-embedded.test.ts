@@ -10,6 +10,7 @@ import type { ServiceConfig } from '../src/service/config.js';
 import { EmbeddedRuntime } from '../src/service/embedded-runtime.js';
 import type { TaskRecord } from '../src/service/model.js';
 import { parseStartTask } from '../src/service/task-request.js';
+import { MetadataStoreUnavailableError } from '../src/service/ports.js';
 import { removeDir, tempDir, testConfig, waitFor } from './api-helpers.js';
 import type { FakeScript } from './runner-fake-worker.js';
 
@@ -245,6 +246,30 @@ describe('embedded runner', () => {
       assert.equal(output?.id, done.output?.outputId, 'the output kept is the one the task names');
       await store.deleteOutput(output!.id);
       assert.equal(await store.getOutputOfTask(task.id), null, 'and it was the only one');
+    } finally {
+      await rt.close();
+    }
+  });
+
+  test('a result finished while the database does not answer for a moment is saved once it does, not sliced again', async () => {
+    const rt = await open();
+    try {
+      const store = rt.stores.metadata;
+      const update = store.updateTask.bind(store);
+      let refused = 0;
+      store.updateTask = (async (id: string, from: unknown, patch: { status?: string }) => {
+        if (patch.status === 'finished' && refused < 2) {
+          refused++;
+          throw new MetadataStoreUnavailableError(new Error('connect ECONNREFUSED'));
+        }
+        return update(id, from as never, patch as never);
+      }) as typeof store.updateTask;
+      const { task, runLog } = await startScripted(rt, { steps: 1 });
+      const done = await settled(rt, task.id);
+      assert.equal(done.status, 'finished');
+      assert.equal(refused, 2);
+      assert.equal(runsOf(runLog, task.id), 1, 'sliced once');
+      assert.equal((await store.getOutputOfTask(task.id))?.id, done.output?.outputId);
     } finally {
       await rt.close();
     }

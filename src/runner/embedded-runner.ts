@@ -11,7 +11,7 @@ import { baseName } from '../service/file-rules.js';
 import { newId } from '../service/ids.js';
 import type { Metrics } from '../service/metrics.js';
 import { ACTIVE_STATUSES, isTerminal, type OutputRecord, type TaskRecord } from '../service/model.js';
-import type { BlobStore, ClaimedJob, JobQueue, MetadataStore, RecoveredJobs, TaskEventBus } from '../service/ports.js';
+import { MetadataStoreUnavailableError, type BlobStore, type ClaimedJob, type JobQueue, type MetadataStore, type RecoveredJobs, type TaskEventBus } from '../service/ports.js';
 import { formatInfo } from '../engine/output/index.js';
 import type { BlobStoreConfig } from '../store/blob-store-factory.js';
 import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
@@ -88,6 +88,8 @@ interface Running {
 const PERSIST_STEP = 0.02;
 const PERSIST_MS = 1000;
 const POLL_MS = 1000;
+/** The wait between tries of a result's save while the database does not answer. */
+const SAVE_RETRY_MS = 500;
 /** How often a runner looks for active tasks that have no job (see adoptJobless). */
 const ADOPT_EVERY_MS = 60_000;
 
@@ -365,7 +367,7 @@ export class EmbeddedRunner {
     const { store, blobs, queue, metrics, log } = this.deps;
     // a lease lost meanwhile (this process stalled past it) means another worker may be slicing the
     // task again: leave the result to it rather than race it (the status CAS below is the last guard)
-    if (!(await queue.heartbeat(task.id, this.owner, this.opts.leaseMs))) {
+    if (!(await this.saving(() => queue.heartbeat(task.id, this.owner, this.opts.leaseMs)))) {
       log.warn({ taskId: task.id }, 'lease lost before the result was saved; another worker owns the task now');
       await deleteUnrecordedBlob(blobs, blobKey);
       return;
@@ -381,16 +383,21 @@ export class EmbeddedRunner {
       blobKey,
       createdAt: Date.now(),
     };
-    await store.insertOutput(output);
+    await this.saving(() => store.insertOutput(output));
     let finished: Awaited<ReturnType<TaskTransitions['finished']>>;
     try {
-      finished = await this.transitions.finished(task.id, {
+      finished = await this.saving(() => this.transitions.finished(task.id, {
         info: formatInfo(result.stats),
         output: { outputName, outputId, taskId: task.id, fileId: outputId, format: result.format },
         stats: result.stats,
         // the start's checks and the slice read the same files: a warning both found is said once
         warnings: [...new Set([...task.warnings, ...result.warnings])],
-      });
+      }));
+      // a try whose answer was lost after it was written: the task already names this output
+      if (!finished) {
+        const now = await store.getTask(task.id);
+        if (now?.status === 'finished' && now.output?.outputId === outputId) finished = now;
+      }
     } catch (err) {
       // the task did not take this output: the next attempt makes its own, so this one goes
       // (kept, the task ended with two outputs, and deleting it left one downloadable)
@@ -406,6 +413,23 @@ export class EmbeddedRunner {
       await deleteUnrecordedBlob(blobs, blobKey);
     }
     await queue.complete(task.id, this.owner);
+  }
+
+  /**
+   * A write of a finished slice's result, tried again while the database does not answer, for up to
+   * half a lease: a slice that ended during a short outage is saved, not thrown away and sliced
+   * again (the heartbeat and the status compare-and-set still decide whether it is this runner's).
+   */
+  private async saving<T>(write: () => Promise<T>): Promise<T> {
+    const until = Date.now() + this.opts.leaseMs / 2;
+    for (;;) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!(err instanceof MetadataStoreUnavailableError) || Date.now() >= until) throw err;
+        await new Promise((r) => setTimeout(r, SAVE_RETRY_MS));
+      }
+    }
   }
 
   private async afterAbort(task: TaskRecord, reason: AbortReason): Promise<void> {
