@@ -86,21 +86,29 @@ export class DistributedRuntime implements ServiceCore {
     return this.stores.events;
   }
 
-  /** connects to PostgreSQL (migrations run there) and the bucket (created when missing) */
+  /**
+   * connects to PostgreSQL (migrations run there) and the bucket (created when missing). The bucket
+   * is made only once the database agrees on it: a process with a mistyped S3_BUCKET is refused
+   * before it creates a bucket of that name (a brand-new database makes it before its schema).
+   */
   static async open(config: ServiceConfig, log: Logger, opts: DistributedRuntimeOptions = {}): Promise<DistributedRuntime> {
     const blobs = new S3BlobStore(s3ConfigOf(config));
-    try {
-      await blobs.ensureBucket();
-    } catch (err) {
-      blobs.close();
-      throw new Error(`object storage ${config.s3Endpoint || 'AWS S3'} bucket '${config.s3Bucket}': ${(err as Error).message}`);
-    }
+    const ensureBucket = async () => {
+      try {
+        await blobs.ensureBucket();
+      } catch (err) {
+        throw new Error(`object storage ${config.s3Endpoint || 'AWS S3'} bucket '${config.s3Bucket}': ${(err as Error).message}`);
+      }
+    };
     let stores: DistributedStores;
     try {
       stores = await openDistributedStores(config.databaseUrl, {
         applicationName: `stratum-${config.role}`,
         onError: (err) => log.warn({ err }, 'database event connection failed; reconnecting'),
-        beforeCreateSchema: () => refuseOrphanedBucket(blobs, config),
+        beforeCreateSchema: async () => {
+          await ensureBucket();
+          await refuseOrphanedBucket(blobs, config);
+        },
       });
     } catch (err) {
       blobs.close();
@@ -108,6 +116,7 @@ export class DistributedRuntime implements ServiceCore {
     }
     try {
       await agreeOnFileStore(stores.pool, config);
+      await ensureBucket();
     } catch (err) {
       await stores.close().catch(() => undefined);
       blobs.close();

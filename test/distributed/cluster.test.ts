@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { HeadBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
 import { CUBE_STL, SLOW_OVERRIDES, STL_SETTINGS, call, upload, waitFor, waitForStatus } from '../api-helpers.js';
 import { Cluster, type StratumProcess } from './cluster.js';
@@ -283,6 +283,8 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
       assert.match(err.message, /exited \(1\)/);
       assert.match(err.message, /this database's files are stored in bucket '[^']+' under prefix '', but this process has S3_BUCKET '[^']+' and S3_PREFIX '[^']*': it would find none of them/);
     }
+    // and the mistyped bucket was not made
+    await assert.rejects(s3.send(new HeadBucketCommand({ Bucket: 'stratum-typo' })));
   });
 
   test('a new, empty database beside a bucket of stored files is refused, and left empty', async () => {
