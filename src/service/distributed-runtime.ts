@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openDistributedStores, type DistributedStores } from '../store/distributed-stores.js';
+import { SWEEP_LOCK, whileHolding } from '../store/postgres/advisory-lock.js';
 import { S3BlobStore, type S3BlobConfig } from '../store/s3/s3-blob-store.js';
 import type { AccountService } from './account-service.js';
 import type { ServiceConfig } from './config.js';
@@ -61,9 +62,11 @@ export class DistributedRuntime implements ServiceCore {
       this.metrics,
     ));
     const serves = config.role !== 'worker';
-    // every API process sweeps; two sweeping the same expired file both delete it, which is harmless
+    // every API process sweeps, one at a time (an advisory lock): the others skip their turn
     this.sweeper = serves
-      ? new RetentionSweeper(metadata, blobs, config.retentionDays * 86_400_000, this.metrics, log)
+      ? new RetentionSweeper(metadata, blobs, config.retentionDays * 86_400_000, this.metrics, log, undefined, (sweep) =>
+          whileHolding(stores.pool, SWEEP_LOCK, sweep),
+        )
       : null;
     this.runner =
       config.role === 'api'

@@ -46,13 +46,20 @@ export class RetentionSweeper {
     private readonly log: Logger,
     /** extra cleanup per sweep (stale temporary blobs) */
     private readonly extra: () => Promise<void> = async () => undefined,
+    /**
+     * runs a sweep unless another process is sweeping the same stores (then null): the distributed
+     * API processes sweep one at a time, not each the same files (their counts added up twice)
+     */
+    private readonly alone: (sweep: () => Promise<SweepResult>) => Promise<SweepResult | null> = (sweep) => sweep(),
   ) {}
 
   async sweep(now = Date.now()): Promise<SweepResult> {
     if (this.running) return this.running;
-    this.running = this.doSweep(now).finally(() => {
-      this.running = null;
-    });
+    this.running = this.alone(() => this.doSweep(now))
+      .then((r) => r ?? { files: 0, outputs: 0, tokens: 0, orphans: 0 })
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
 

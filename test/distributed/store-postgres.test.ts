@@ -106,6 +106,29 @@ describe('PostgreSQL stores (distributed only)', () => {
     }
   });
 
+  test('work done one process at a time: a second holder is turned away at once, and the lock is free after', async () => {
+    const { whileHolding, SWEEP_LOCK } = await import('../../src/store/postgres/advisory-lock.js');
+    const other = openPool(url);
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const first = whileHolding(s.pool, SWEEP_LOCK, async () => {
+        await held;
+        return 'first';
+      });
+      await sleep(50);
+      assert.equal(await whileHolding(other, SWEEP_LOCK, async () => 'second'), null, 'another process is turned away');
+      release();
+      assert.equal(await first, 'first');
+      assert.equal(await whileHolding(other, SWEEP_LOCK, async () => 'after'), 'after');
+      // a failure frees it too
+      await assert.rejects(whileHolding(s.pool, SWEEP_LOCK, async () => Promise.reject(new Error('sweep failed'))), /sweep failed/);
+      assert.equal(await whileHolding(other, SWEEP_LOCK, async () => 'free'), 'free');
+    } finally {
+      await other.end();
+    }
+  });
+
   test('a claim that dies inside its transaction leaves the job waiting', async () => {
     await s.queue.enqueue('half');
     // what a claimer does before its process dies: fetch the ticket, never commit
