@@ -102,6 +102,15 @@ describe('printer catalogue', () => {
     assert.deepEqual(centred.sort(), [...deltas, 'Flashforge Adventurer 3'].sort());
   });
 
+  it('the Creality K1s leave heating to their START_PRINT macro, which is given the temperatures', () => {
+    for (const name of ['Creality K1', 'Creality K1 Max']) {
+      const start = resolveSettings({ printer: name }).settings.startGcode;
+      const code = start.split('\n').map((l) => l.split(';')[0]!.trim()).filter((l) => l !== '');
+      assert.equal(code[0], 'START_PRINT EXTRUDER_TEMP={first_layer_nozzle_temperature} BED_TEMP={first_layer_bed_temperature}', name);
+      assert.deepEqual(code.filter((l) => /^M(104|109|140|190)\b/.test(l)), [], `${name} heats before its macro`);
+    }
+  });
+
   it('every printer resolves with every filament and quality, into valid settings', () => {
     for (const p of PRINTERS) {
       const r = resolveSettings({ printer: p.name });
