@@ -47,6 +47,18 @@ const settled = (rt: EmbeddedRuntime, id: string) =>
     return t && ['finished', 'failed', 'cancelled'].includes(t.status) ? t : undefined;
   });
 
+/** The first `times` writes of a task's finish fail with `error()`; gives the count of finish writes tried. */
+function refuseFinishing(rt: EmbeddedRuntime, times: number, error: () => Error): () => number {
+  const store = rt.stores.metadata;
+  const update = store.updateTask.bind(store);
+  let tried = 0;
+  store.updateTask = (async (id: string, from: unknown, patch: { status?: string }) => {
+    if (patch.status === 'finished' && tried++ < times) throw error();
+    return update(id, from as never, patch as never);
+  }) as typeof store.updateTask;
+  return () => tried;
+}
+
 describe('embedded runner', () => {
   test('a task goes queued → started → running (progress in (0,1), rising) → finished with info and output', async () => {
     const rt = await open();
@@ -231,16 +243,11 @@ describe('embedded runner', () => {
     const rt = await open();
     try {
       const store = rt.stores.metadata;
-      const update = store.updateTask.bind(store);
-      let refused = 0;
-      store.updateTask = (async (id: string, from: unknown, patch: { status?: string }) => {
-        if (patch.status === 'finished' && refused++ === 0) throw new Error('the database failed: Connection terminated');
-        return update(id, from as never, patch as never);
-      }) as typeof store.updateTask;
+      const refused = refuseFinishing(rt, 1, () => new Error('the database failed: Connection terminated'));
       const { task, runLog } = await startScripted(rt, { steps: 1 });
       const done = await settled(rt, task.id);
       assert.equal(done.status, 'finished');
-      assert.equal(refused, 2, 'the first finish was refused, the second taken');
+      assert.equal(refused(), 2, 'the first finish was refused, the second taken');
       assert.equal(runsOf(runLog, task.id), 2);
       const output = await store.getOutputOfTask(task.id);
       assert.equal(output?.id, done.output?.outputId, 'the output kept is the one the task names');
@@ -255,19 +262,11 @@ describe('embedded runner', () => {
     const rt = await open();
     try {
       const store = rt.stores.metadata;
-      const update = store.updateTask.bind(store);
-      let refused = 0;
-      store.updateTask = (async (id: string, from: unknown, patch: { status?: string }) => {
-        if (patch.status === 'finished' && refused < 2) {
-          refused++;
-          throw new MetadataStoreUnavailableError(new Error('connect ECONNREFUSED'));
-        }
-        return update(id, from as never, patch as never);
-      }) as typeof store.updateTask;
+      const refused = refuseFinishing(rt, 2, () => new MetadataStoreUnavailableError(new Error('connect ECONNREFUSED')));
       const { task, runLog } = await startScripted(rt, { steps: 1 });
       const done = await settled(rt, task.id);
       assert.equal(done.status, 'finished');
-      assert.equal(refused, 2);
+      assert.equal(refused(), 3, 'two finishes refused, the third taken');
       assert.equal(runsOf(runLog, task.id), 1, 'sliced once');
       assert.equal((await store.getOutputOfTask(task.id))?.id, done.output?.outputId);
     } finally {
