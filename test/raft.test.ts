@@ -3,6 +3,12 @@ import assert from 'node:assert/strict';
 import { box } from './mesh-fixtures.js';
 import { sliceMeshes } from './support-gcode.js';
 
+test('raft: by default the part sits 0.1 mm above it', async () => {
+  const { moves } = await sliceMeshes([box(0, 0, 0, 10, 10, 2)], { adhesionType: 'raft', raftLayers: 3 });
+  const part = moves.filter((m) => m.type.startsWith('WALL'));
+  assert.ok(Math.abs(Math.min(...part.map((m) => m.z)) - 1.0) < 1e-6, `first part layer at ${Math.min(...part.map((m) => m.z))}`);
+});
+
 test('raft: its layers come first, the part is raised by the raft and the air gap, the raft reaches the margin', async () => {
   const { moves, result } = await sliceMeshes([box(0, 0, 0, 10, 10, 2)], { adhesionType: 'raft', raftLayers: 3, raftMargin: 3, raftAirGap: 0.25 });
   assert.ok(!result.stats.warnings.some((w) => /raft/.test(w)), 'no "not generated" warning');
@@ -26,12 +32,20 @@ test('raft: its layers come first, the part is raised by the raft and the air ga
   assert.ok(skirt.length > 0 && Math.min(...skirt) < 102 - 5.9);
 });
 
-test('raft with support: the support stands on the raft, and the raft covers its footprint', async () => {
+test('raft with support: the support stands on the raft, filling the air gap, and the raft covers its footprint', async () => {
   const t = [box(0, 0, 0, 10, 10, 6), box(-10, 0, 6, 20, 10, 8)];
-  const { moves } = await sliceMeshes(t, { adhesionType: 'raft', supportType: 'everywhere' });
+  const { moves } = await sliceMeshes(t, { adhesionType: 'raft', supportType: 'everywhere', raftAirGap: 0.2 });
   const sup = moves.filter((m) => m.type === 'SUPPORT' || m.type === 'SUPPORT-INTERFACE');
   assert.ok(sup.length > 0);
-  assert.ok(Math.abs(Math.min(...sup.map((m) => m.z)) - 1.15) < 1e-6, 'support starts on the first layer above the raft');
+  assert.ok(Math.abs(Math.min(...sup.map((m) => m.z)) - 1.1) < 1e-6, 'support starts on the first layer above the raft (0.7 + 0.2 + 0.2)');
+  // the support's beads on that layer are 0.4 mm tall, not 0.2: twice the filament per mm of the layer above
+  const perMm = (z: number) => {
+    const at = sup.filter((m) => Math.abs(m.z - z) < 1e-6 && m.type === 'SUPPORT');
+    const len = at.reduce((a, m) => a + Math.hypot(m.x1 - m.x0, m.y1 - m.y0), 0);
+    return at.reduce((a, m) => a + m.e, 0) / len;
+  };
+  const ratio = perMm(1.1) / perMm(1.3);
+  assert.ok(Math.abs(ratio - 2) < 0.1, `support filament per mm above the raft ${ratio.toFixed(3)}× the next layer's`);
   const rx = moves.filter((m) => m.type === 'RAFT').flatMap((m) => [m.x0, m.x1]);
   const sx = sup.flatMap((m) => [m.x0, m.x1]);
   assert.ok(Math.min(...rx) < Math.min(...sx) - 2.5 && Math.max(...rx) > Math.max(...sx) + 2.5, 'the raft reaches past the support');

@@ -14,6 +14,8 @@ export interface Extrusion {
   y0: number;
   x1: number;
   y1: number;
+  /** filament fed, mm */
+  e: number;
 }
 
 export async function sliceMeshes(
@@ -47,7 +49,7 @@ export function extrusions(text: string): Extrusion[] {
       if (w[0] === 'Z') nz = v;
       if (w[0] === 'E') ne = rel ? e + v : v;
     }
-    if (ne > e + 1e-9 && (nx !== x || ny !== y)) out.push({ type, z: nz, x0: x, y0: y, x1: nx, y1: ny });
+    if (ne > e + 1e-9 && (nx !== x || ny !== y)) out.push({ type, z: nz, x0: x, y0: y, x1: nx, y1: ny, e: ne - e });
     x = nx;
     y = ny;
     z = nz;

@@ -109,7 +109,8 @@ export const DEFAULT_SETTINGS: Readonly<SliceSettings> = Object.freeze({
   brimWidth: 8,
   raftLayers: 3,
   raftMargin: 3,
-  raftAirGap: 0.25,
+  // PrusaSlicer's raft contact distance; 0.25 dropped the part's first layer loose onto the raft
+  raftAirGap: 0.1,
 
   supportType: 'none',
   supportAngle: 50,
