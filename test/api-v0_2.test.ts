@@ -3,6 +3,7 @@
 // key casings and error codes.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
@@ -71,7 +72,13 @@ describe('v0.2 over HTTP', () => {
     const v1 = await call(t.url, `/v1/stl/tasks/${r.cancelledTaskId}`, { key: t.key });
     assert.equal(v1.body.status, 'cancelled');
     const done = await call(t.url, `/v1/stl/tasks/${r.taskId}`, { key: t.key });
-    const again = await call(t.url, `/v1/output/${done.body.output.outputId}/download`, { key: t.key });
+    // the output goes once the legacy download's connection shows the client read it all: when the
+    // client's kept-alive connection closes cleanly (fetch's after 4 s idle), or 10 s without a reset
+    let again = await call(t.url, `/v1/output/${done.body.output.outputId}/download`, { key: t.key });
+    for (let i = 0; i < 60 && again.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      again = await call(t.url, `/v1/output/${done.body.output.outputId}/download`, { key: t.key });
+    }
     assert.equal(again.status, 404);
     assert.equal(again.body.errorCode, 'URE006');
   });
@@ -135,6 +142,41 @@ describe('v0.2 over HTTP', () => {
     assert.equal(file.headers.get('content-disposition'), 'attachment; filename=part.fcode');
     assert.equal(Number(head.headers.get('content-length')), file.bytes.length);
     assert.deepEqual([...file.bytes.subarray(0, 4)], [0x43, 0x49, 0x52, 0]); // "CIR\0"
+  });
+
+  test('a download the client breaks off leaves the file, though the kernel had taken all of it', async () => {
+    const up = await call(t.url, '/v0.2/UploadFile?filename=cal.stl', { key: t.key, body: new Uint8Array(readFileSync(CUBE_STL)), headers: { 'Content-Type': 'application/octet-stream' } });
+    const start = await v02('StartSlicingTask', { fileName: 'cal.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'Creality Ender 3' });
+    assert.equal(start.status, 200, start.text);
+    const taskId = start.body.result.taskId;
+    let progress = '';
+    for (let i = 0; i < 300 && progress !== '1' && progress !== '-1'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      progress = (await v02('GetProgress', { taskId })).body.result.progress;
+    }
+    assert.equal(progress, '1');
+    // read the first bytes of the ~250 KB answer (all of it fits in the loopback's socket buffers, so
+    // the server finished sending at once), then hang up with the rest unread: the kernel resets
+    const { port } = new URL(t.url);
+    const firstBytes = await new Promise<number>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`GET /v0.2/DownloadFile?taskId=${taskId} HTTP/1.1\r\nHost: localhost\r\nOcp-Apim-Subscription-Key: ${t.key}\r\n\r\n`);
+      });
+      socket.once('data', (chunk: Buffer) => {
+        // reading no more leaves the rest in the kernel's receive buffer, which a close then resets
+        socket.pause();
+        setTimeout(() => {
+          socket.destroy();
+          resolve(chunk.length);
+        }, 100);
+      });
+      socket.once('error', reject);
+    });
+    assert.ok(firstBytes > 0);
+    const again = await call(t.url, `/v0.2/DownloadFile?taskId=${taskId}`, { key: t.key });
+    assert.equal(again.status, 200, again.text.slice(0, 300));
+    assert.ok(again.text.includes(';LAYER_COUNT:'), 'the whole G-code');
+    assert.ok(again.bytes.length > firstBytes);
   });
 
   test('a model moved off the bed fails: progress "-1" with the reason, no printing information, no file', async () => {

@@ -29,15 +29,17 @@ export class OneTimeDownloads {
     const outputId = task.output.outputId;
     const gone = () => fileNotFound(`no file for task ${task.id}: it was downloaded already (a download works once) or has expired`);
     if (!(await this.outputs.claimDownload(outputId, CLAIM_MS))) {
-      // a download that has just delivered its last byte holds the claim a few more milliseconds,
-      // while its output is deleted: a request in that window is told the file is gone, not invited
-      // to try again
-      for (let i = 0; i < SETTLE_CHECKS; i++) {
+      // a download that has just ended holds the claim a few more milliseconds, while its output is
+      // deleted (a request in that window is told the file is gone, not invited to try again) or
+      // released (a client retrying at once after breaking off gets the file)
+      let claimed = false;
+      for (let i = 0; i < SETTLE_CHECKS && !claimed; i++) {
         await new Promise((r) => setTimeout(r, SETTLE_STEP_MS));
         if (!(await this.outputs.exists(accountId, outputId))) throw gone();
+        claimed = await this.outputs.claimDownload(outputId, CLAIM_MS);
       }
       // another request holds the download: it may yet break off and leave the file
-      throw fileNotFound(
+      if (!claimed) throw fileNotFound(
         `task ${task.id}'s file is being downloaded by another request (a download works once); if that download breaks off, the file can be taken again`,
       );
     }

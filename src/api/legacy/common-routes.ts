@@ -6,6 +6,7 @@ import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { OneTimeDownloads } from '../../service/legacy-download.js';
 import { legacyProgress, printingInformation } from '../../service/legacy-task-views.js';
 import { contentDisposition } from '../v1/output-routes.js';
+import { deliveredWhole } from './delivered-whole.js';
 import { envelope } from './envelope.js';
 import { CONTENT_DISPOSITION } from '../schemas.js';
 import { RESULTS, TASK_ID_BODY, TASK_ID_QUERY, legacyRoute, type ResultSchema } from './schemas.js';
@@ -88,8 +89,12 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
         // HEAD (fastify answers it with this handler, sending no body) does not use up the one download
         const delivered = req.method !== 'HEAD';
         const res = reply.raw;
-        res.once('finish', () => void done(delivered).catch((err) => req.log.error({ err }, 'legacy download: deleting the output failed')));
-        res.once('close', () => void done(false));
+        const settle = (whole: boolean) => void done(whole).catch((err) => req.log.error({ err }, 'legacy download: deleting the output failed'));
+        // the file goes only once the client has it: the kernel's send buffer may still hold its tail
+        res.once('finish', () => (delivered ? void deliveredWhole(req.raw.socket, app.server).then(settle) : settle(false)));
+        res.once('close', () => {
+          if (!res.writableFinished) settle(false);
+        });
         return reply.send(download.stream);
       },
     });
