@@ -111,6 +111,25 @@ describe('printer catalogue', () => {
     }
   });
 
+  it('a printer that probes its bed does so on a hot bed with the nozzle at a probing temperature, not oozing at full heat', () => {
+    // G80 (Prusa MK3) and Marlin's G29 measure the bed; M420 S1 and RepRapFirmware's G29 S1 load a saved mesh
+    const probing = (l: string, flavor: string) => /^G80\b/.test(l) || (/^G29\b/.test(l) && !(flavor === 'reprap' && /\bS1\b/.test(l)));
+    let probers = 0;
+    for (const p of PRINTERS) {
+      const s = resolveSettings({ printer: p.name }).settings;
+      const code = s.startGcode.split('\n').map((l) => l.split(';')[0]!.trim()).filter((l) => l !== '');
+      const probe = code.findIndex((l) => probing(l, s.gcodeFlavor));
+      if (probe < 0) continue;
+      probers++;
+      const before = code.slice(0, probe);
+      assert.ok(before.includes('M190 S{first_layer_bed_temperature}'), `${p.name}: the bed is not hot when it probes: ${code.join(' | ')}`);
+      assert.ok(!before.some((l) => /^M10[49] S\{first_layer_nozzle_temperature\}/.test(l)), `${p.name}: the nozzle heats fully before probing`);
+      assert.ok(before.includes('M109 R170'), `${p.name}: the nozzle is not waited to its probing temperature`);
+      assert.ok(code.slice(probe).includes('M109 S{first_layer_nozzle_temperature}'), `${p.name}: no wait for printing temperature after probing`);
+    }
+    assert.ok(probers >= 5, `${probers} printers probe`);
+  });
+
   it('every printer resolves with every filament and quality, into valid settings', () => {
     for (const p of PRINTERS) {
       const r = resolveSettings({ printer: p.name });

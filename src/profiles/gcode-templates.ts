@@ -12,17 +12,31 @@ const WAIT = [
   'M190 S{first_layer_bed_temperature} ; bed: wait until hot',
   'M109 S{first_layer_nozzle_temperature} ; nozzle: wait until hot',
 ];
+/**
+ * Before a bed probe: the bed at printing temperature (the mesh is measured on the bed as it will
+ * print, and a probe's reading drifts with temperature), the nozzle at a probing temperature, warm
+ * but below oozing, reached from above or below (M109 R waits for cooling too: a second print in a
+ * row starts hot).
+ */
+const PROBE_HEAT = [
+  'M140 S{first_layer_bed_temperature} ; bed: start heating',
+  'M104 S170 ; nozzle: probing temperature, below oozing',
+  'M190 S{first_layer_bed_temperature} ; bed: wait until hot, before the probe measures it',
+  'M109 R170 ; nozzle: wait for the probing temperature, up or down',
+];
 const NOZZLE_START = ['M104 S{first_layer_nozzle_temperature} ; nozzle: start heating'];
 const NOZZLE_WAIT = ['M109 S{first_layer_nozzle_temperature} ; nozzle: wait until hot'];
 
 /** Two purge strokes along Y near the left edge of a bed-slinger or box printer. */
-export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: string; x?: number; y0?: number; y1?: number } = {}): string {
-  const { heatedBed = true, leveling, x = 0.5, y0 = 20, y1 = 120 } = opts;
+export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: string; probes?: boolean; x?: number; y0?: number; y1?: number } = {}): string {
+  const { heatedBed = true, leveling, probes = false, x = 0.5, y0 = 20, y1 = 120 } = opts;
+  // `probes`: the levelling command measures the bed (G29 on Marlin), rather than loading a saved mesh
+  const probing = probes && heatedBed;
   return [
-    ...(heatedBed ? HEAT_START : NOZZLE_START),
+    ...(probing ? PROBE_HEAT : heatedBed ? HEAT_START : NOZZLE_START),
     'G28 ; home all axes',
     ...(leveling ? [`${leveling} ; bed levelling`] : []),
-    ...(heatedBed ? WAIT : NOZZLE_WAIT),
+    ...(probing ? NOZZLE_WAIT : heatedBed ? WAIT : NOZZLE_WAIT),
     'G92 E0 ; reset extruder',
     'G1 Z2.0 F3000 ; lift nozzle',
     `G1 X${x} Y${y0} F5000 ; to the purge line`,
@@ -40,11 +54,10 @@ export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: strin
 export function frontEdgePurgeStart(opts: { leveling: string; home?: string; y?: number }): string {
   const { leveling, home = 'G28', y = -3 } = opts;
   return [
-    ...HEAT_START,
-    'M109 S170 ; nozzle: warm enough to probe without oozing',
+    ...PROBE_HEAT,
     `${home} ; home all axes`,
     `${leveling} ; bed levelling`,
-    ...WAIT,
+    ...NOZZLE_WAIT,
     'G92 E0 ; reset extruder',
     `G1 X0 Y${y} Z0.2 F3000 ; to the front edge, left corner`,
     'G1 X60 E8 F900 ; purge stroke one',

@@ -120,7 +120,7 @@ export const OTHER_PRINTERS: readonly PrinterPreset[] = [
     extruder: 'direct',
     maxNozzleTemp: 300,
     limits: limits({ feed: [200, 200, 12, 120], accel: [1000, 1000, 200, 5000], jerk: [8, 8, 0.4, 4.5], print: 1000 }),
-    startGcode: leftEdgePurgeStart({ leveling: 'G29' }),
+    startGcode: leftEdgePurgeStart({ leveling: 'G29', probes: true }),
     endGcode: SLINGER_END,
   }),
   printer({
