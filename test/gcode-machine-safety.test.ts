@@ -1,7 +1,7 @@
 // What the G-code does to a real machine beyond the default profile (an outside audit of every
 // printer and many settings found each of these): the first z-hop travel of a print goes to the
-// part, not to the bed's corner (off the bed on a delta); RepRapFirmware's end retraction with
-// absolute E stays 2 mm; the bridge fan follows the filament and the fan-off layers; flexible
+// part, not to the bed's corner (off the bed on a delta); the print ends retracted, and
+// RepRapFirmware's end retraction with absolute E stays 2 mm; the bridge fan follows the filament and the fan-off layers; flexible
 // filaments' speed cap covers bridges; the end lift stays within the build height; a retraction
 // at a layer change comes before the move up.
 import assert from 'node:assert/strict';
@@ -63,14 +63,20 @@ test('z-hop: the first travel of a print goes to the part, never to the bed corn
   }
 });
 
-test('RepRapFirmware with absolute E: the end G-code pulls back 2 mm, not the whole last layer', async () => {
-  const { text } = await gcodeOf(CUBE, { overrides: { gcodeFlavor: 'reprap', relativeExtrusion: false } });
-  const end = text.slice(text.lastIndexOf(';TIME_ELAPSED:'));
-  // RepRapFirmware's G91 leaves E absolute: from E = 0, `G1 E-2` is -2 mm there as on Marlin
-  const rrf = parseGcode(end, { g91MovesE: false, start: { e: 50 } });
-  const marlin = parseGcode(end, { start: { e: 50 } });
-  assert.ok(Math.abs(rrf.netE + 2) < 1e-9, `RepRapFirmware pulls back ${-rrf.netE} mm`);
-  assert.ok(Math.abs(marlin.netE + 2) < 1e-9, `Marlin pulls back ${-marlin.netE} mm`);
+test('the print ends with a full retraction, then the end G-code pulls back its 2 mm, not the whole last layer (RepRapFirmware with absolute E)', async () => {
+  for (const relativeExtrusion of [false, true]) {
+    for (const gcodeFlavor of ['reprap', 'marlin'] as const) {
+      const { text } = await gcodeOf(CUBE, { overrides: { gcodeFlavor, relativeExtrusion } });
+      const end = text.slice(text.lastIndexOf(';TIME_ELAPSED:'));
+      const what = `${gcodeFlavor}, ${relativeExtrusion ? 'relative' : 'absolute'} E`;
+      // the layers end primed: the nozzle leaves the top surface retracted by the print's own 5 mm
+      const first = end.split('\n').find((l) => /^G1\b[^;]*\bE/.test(l));
+      assert.match(first ?? '', /^G1 F2400 E-5 /, `${what}: ${first}`);
+      // RepRapFirmware's G91 leaves E absolute: from E = 0, `G1 E-2` is -2 mm there as on Marlin
+      const read = parseGcode(end, { g91MovesE: gcodeFlavor !== 'reprap', start: { e: 50, relativeE: relativeExtrusion } });
+      assert.ok(Math.abs(read.netE + 7) < 1e-9, `${what}: pulls back ${-read.netE} mm in all`);
+    }
+  }
 });
 
 test('the bridge fan follows the filament (ABS 25 %, PETG 50 %) and stays off in the fan-off layers', async () => {

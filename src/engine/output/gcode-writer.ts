@@ -92,7 +92,7 @@ function assembleGcode(
   const layerCount = plans.length;
   const values = templateValues(settings, { layer_count: String(layerCount) });
   const startGcode = fillTemplate(settings.startGcode, values);
-  const filledEnd = withExtruderReset(fillTemplate(settings.endGcode, values), settings);
+  const filledEnd = endOfPrint(fillTemplate(settings.endGcode, values), settings);
   const objectNames = klipperObjectNames(meta.modelNames);
 
   const keepText = plans.opCount <= (options.keepTextMaxOps ?? KEEP_TEXT_MAX_OPS);
@@ -274,14 +274,25 @@ function checkTotals(stats: GcodeStats, startTime: number): void {
 }
 
 /**
+ * The end of the print: a full retraction off the last line (the layers end primed, and the end
+ * templates' 2 mm left a blob on the top surface and a string on the way to the park), then the end
+ * G-code.
  * With absolute E, the end G-code starts from E = 0: end templates retract with `G91` + `G1 E-2`,
  * which RepRapFirmware reads as "go to E = -2" (its G91 leaves the extruder absolute), pulling back
  * the whole last layer's filament (34 mm on a cube, 181 mm on a plate) out of the hot end. From
- * E = 0 that move is the 2 mm it means on every firmware.
+ * E = 0 that move is the 2 mm it means on every firmware (so E is set to 0 again after the
+ * retraction: from E = -5, RepRapFirmware's G91 E-2 would push 3 mm out).
  */
-function withExtruderReset(endGcode: string, settings: SliceSettings): string {
-  if (settings.relativeExtrusion || endGcode.trim() === '') return endGcode;
-  return `G92 E0 ; extruder at 0: the end G-code's E moves are the same on any firmware\n${endGcode}`;
+function endOfPrint(endGcode: string, settings: SliceSettings): string {
+  const absolute = !settings.relativeExtrusion;
+  const lines: string[] = [];
+  if (settings.retractLength > 0) {
+    if (absolute) lines.push('G92 E0');
+    lines.push(`G1 F${mm3(settings.retractSpeed * 60)} E${mm3(-settings.retractLength)} ; retract: the print is done`);
+  }
+  if (absolute) lines.push("G92 E0 ; extruder at 0: the end G-code's E moves are the same on any firmware");
+  if (endGcode.trim() !== '') lines.push(endGcode);
+  return lines.join('\n');
 }
 
 function sumRange(times: Float64Array, from: number, to: number): number {
