@@ -65,6 +65,10 @@ describe('v1 errors', () => {
   test('URE000: malformed bodies and settings', async () => {
     assertError(await start('stl', { settings: STL_SETTINGS }), 400, 'URE000', /files/);
     assertError(await start('stl', { files: stlFiles(), settings: { supportType: 'n' } }), 400, 'URE000', /printerModel/);
+    // a blank name is no printer (it sliced for the default printer, silently)
+    for (const blank of [' ', '\t', '\n', '\u00a0']) {
+      assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, printerModel: blank } }), 400, 'URE000', /printerModel is required/);
+    }
     assertError(await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, supportType: 'x' } }), 400, 'URE000');
     assertError(await call(t.url, '/v1/stl/tasks', { key: t.key, body: '{"files": [', headers: { 'Content-Type': 'application/json' } }), 400, 'URE000', /JSON/);
     const badKey = await start('stl', { files: stlFiles(), settings: { ...STL_SETTINGS, overrides: { layerHieght: 0.1 } } });

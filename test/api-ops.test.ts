@@ -72,7 +72,7 @@ describe('operations endpoints', () => {
     assert.deepEqual(Object.keys(doc.paths['/v0.2/UploadFile'].post.requestBody.content).sort(), ['application/octet-stream', 'multipart/form-data']);
     for (const status of ['413', '415', '431', '503']) assert.ok(doc.paths['/v1/stl/tasks'].post.responses[status], `a task start declares ${status}`);
     assert.ok(doc.paths['/v1/upload/{fileType}/{fileName}'].post.responses['503'], 'an upload declares 503');
-    assert.ok(doc.paths['/v1/output/{outputId}/download'].get.responses['200'].headers['Content-Disposition'], 'a download declares its file name header');
+    assert.deepEqual(doc.paths['/v1/output/{outputId}/download'].get.responses['200'].headers['Content-Disposition'].schema, { type: 'string' }, 'a download declares its file name header, a string');
     assert.ok(doc.paths['/v0.2/DownloadFile'].get.responses['200'].headers['Content-Disposition']);
     assert.deepEqual(Object.keys(doc.paths['/oauth2/token'].post.requestBody.content).sort(), ['application/json', 'application/x-www-form-urlencoded']);
     assert.equal(doc.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, '/oauth2/token');

@@ -7,6 +7,7 @@ import { initGeometry } from '../src/engine/geom/clipper.js';
 import { commentSafe, MAX_COMMENT_NAME } from '../src/engine/output/comment-text.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import { box } from './mesh-fixtures.js';
+import { outputFileName } from '../src/service/file-rules.js';
 
 test('a name with line breaks or control characters stays one comment line; a long one is cut', () => {
   assert.equal(commentSafe('a\nM104 S300\r\n;'), 'a M104 S300 ;');
@@ -27,4 +28,19 @@ test('a slice of a model named with a line break writes no line of the name as a
   const lines = new TextDecoder().decode(r.output).split('\n');
   assert.ok(lines.some((l) => l === ';MESH:evil M104 S300 ;'));
   assert.ok(!lines.some((l) => l.startsWith('M104 S300')), 'the name became a command');
+});
+
+test("the printer file's name stays within 255 bytes: a long input name's base is cut at a whole character", () => {
+  assert.equal(outputFileName('cube.stl', '.gcode'), 'cube.gcode');
+  assert.equal(outputFileName('part.v2.STL', '.fcode'), 'part.v2.fcode');
+  const long = `${'a'.repeat(251)}.stl`; // 255 bytes, the longest name an upload may have
+  const out = outputFileName(long, '.gcode');
+  assert.equal(Buffer.byteLength(out), 255);
+  assert.ok(out.endsWith('.gcode'));
+  // 3-byte characters: cut before one that would not fit whole, never inside it
+  const wide = `${'é'.repeat(10)}${'€'.repeat(77)}.stl`; // 20 + 231 + 4 = 255 bytes
+  const cut = outputFileName(wide, '.gcode');
+  assert.ok(Buffer.byteLength(cut) <= 255, `${Buffer.byteLength(cut)} bytes`);
+  assert.ok(!cut.includes('\uFFFD'));
+  assert.equal(cut, `${'é'.repeat(10)}${'€'.repeat(76)}.gcode`);
 });

@@ -40,7 +40,7 @@ export const fileRefSchema = {
 export const storedFileSchema = {
   $id: 'StoredFile',
   type: 'object',
-  required: ['fileId', 'fileName', 'type'],
+  required: ['fileId', 'fileName', 'type', 'size', 'uploadDate'],
   properties: {
     fileId: { type: 'string', format: 'uuid' },
     fileName: { type: 'string' },
@@ -149,7 +149,8 @@ export const BODY_REFUSALS = errorResponses(413, 415);
 
 /** The header a download names its file in (`cube.gcode`, `cube.fcode`). */
 export const CONTENT_DISPOSITION = {
-  'Content-Disposition': { description: 'attachment; filename=NAME.gcode (or .fcode): the name to save the file as', schema: { type: 'string' } },
+  // a JSON schema: @fastify/swagger wraps it in the OpenAPI header's `schema` itself
+  'Content-Disposition': { type: 'string', description: 'attachment; filename=NAME.gcode (or .fcode): the name to save the file as' },
 };
 
 /** Security requirement of every /v1 route (any one of them). */

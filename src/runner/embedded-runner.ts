@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { baseName } from '../service/file-rules.js';
+import { outputFileName } from '../service/file-rules.js';
 import { newId } from '../service/ids.js';
 import { ACTIVE_STATUSES, isTerminal, type OutputRecord, type TaskRecord } from '../service/model.js';
 import { MetadataStoreUnavailableError, type ClaimedJob, type RecoveredJobs } from '../service/ports.js';
@@ -325,7 +325,7 @@ export class EmbeddedRunner {
       await deleteUnrecordedBlob(blobs, blobKey);
       return;
     }
-    const outputName = `${baseName(inputName)}${result.format === 'FCODE' ? '.fcode' : '.gcode'}`;
+    const outputName = outputFileName(inputName, result.format === 'FCODE' ? '.fcode' : '.gcode');
     const output: OutputRecord = {
       id: outputId,
       accountId: task.accountId,

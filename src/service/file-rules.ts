@@ -55,3 +55,16 @@ export function baseName(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(0, dot) : name;
 }
+
+/**
+ * The printer file's name: the input's base name with `ext`, its base cut (at a character, never
+ * inside one) so the whole stays within the 255 bytes a name may have: a 255-byte `….stl` would
+ * otherwise give a 257-byte `….gcode`, which no common file system can save.
+ */
+export function outputFileName(inputName: string, ext: '.gcode' | '.fcode'): string {
+  const chars = Array.from(baseName(inputName));
+  const room = MAX_NAME_BYTES - Buffer.byteLength(ext);
+  let bytes = Buffer.byteLength(chars.join(''));
+  while (bytes > room) bytes -= Buffer.byteLength(chars.pop()!);
+  return chars.join('') + ext;
+}

@@ -73,7 +73,8 @@ function parseFiles(v: unknown): FileEntry[] {
 function parseSettings(v: unknown): TaskSettingsEcho {
   if (!isObject(v)) throw badRequest('settings must be an object with printerModel, supportType and filamentPresetName');
   const printerModel = optionalString(v, 'printerModel', 'settings');
-  if (!printerModel) throw badRequest('settings.printerModel is required');
+  // a blank name is no printer: it must not slice for the default one
+  if (!printerModel?.trim()) throw badRequest('settings.printerModel is required: a printer name (`stratum printers` lists them), not a blank');
   const rawSupport = optionalString(v, 'supportType', 'settings') ?? 'n';
   const supportType = rawSupport.toLowerCase() as TaskSettingsEcho['supportType'];
   if (!SUPPORT_TYPES.includes(supportType)) {
