@@ -2,7 +2,7 @@
 // before the file part does, no boundary, a file named with a path, a client that goes away mid-part. Each answers in the legacy envelope
 // (or just cleans up) and leaves no partial file behind.
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -62,6 +62,19 @@ describe('v0.2 UploadFile: broken multipart bodies', () => {
     assert.equal(r.status, 400, r.text);
     assert.equal(r.body.error.errorCode, 'URE000');
     assert.match(r.body.error.errorMessage, /multipart.*[Bb]oundary/);
+  });
+
+  test('a part named file with no filename and no type (.NET ByteArrayContent) is the file, whole past 64 KiB', async () => {
+    const stl = `solid a\n${'facet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n'.repeat(1200)}endsolid a\n`;
+    assert.ok(stl.length > 64 * 1024);
+    const body =
+      '--xx\r\nContent-Disposition: form-data; name=FileName\r\n\r\nnf.stl\r\n' +
+      `--xx\r\nContent-Disposition: form-data; name=file\r\n\r\n${stl}\r\n--xx--\r\n`;
+    const r = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(body));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.result.fileName, 'nf.stl');
+    const stored = readdirSync(join(t.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    assert.ok(stored.some((e) => statSync(join(e.parentPath ?? e.path, e.name)).size === stl.length), 'the whole file is stored');
   });
 
   test('a file part named with a path is refused as v1 refuses such names, not stored under its last segment', async () => {

@@ -296,6 +296,21 @@ describe('v0.2 over HTTP', () => {
       body: 'taskid=7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11',
     });
     assert.equal(formRes.status, 404);
+    // text/json, which ASP.NET read as JSON
+    const textJson = await fetch(`${t.url}/v0.2/GetProgress`, {
+      method: 'POST',
+      headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'text/json' },
+      body: '{"taskid":"7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11"}',
+    });
+    const textJsonBody = await textJson.json();
+    assert.equal(textJson.status, 404, JSON.stringify(textJsonBody));
+    assert.equal(textJsonBody.error.errorCode, 'URE005');
+  });
+
+  test('null position, scale and rotation (a serialiser writing unset properties) are the identity', async () => {
+    const up = await call(t.url, '/v0.2/UploadFile?filename=n.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 4))), headers: { 'Content-Type': 'application/octet-stream' } });
+    const start = await v02('StartSlicingTask', { fileName: 'n.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'Creality Ender 3', position: null, scale: null, rotation: null });
+    assert.equal(start.status, 200, start.text);
   });
 
   test('progress strings: two decimals rounded down, "1" only when finished, "-1" when failed or cancelled', () => {

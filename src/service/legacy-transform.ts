@@ -1,5 +1,5 @@
 // v0.2 placement of the STL: `position`, `scale`, `rotation`, each {X, Y, Z} (any key casing),
-// turned into the engine's ModelTransform. Units: mm, factors, degrees. Absent objects or axes take
+// turned into the engine's ModelTransform. Units: mm, factors, degrees. Absent (or null) objects or axes take
 // the identity (0 offset, scale 1, no rotation). See docs/api-legacy.md for the meaning.
 import type { ModelTransform } from '../engine/types.js';
 import { badRequest } from './errors.js';
@@ -10,7 +10,7 @@ const MAX_OFFSET_MM = 10_000;
 
 function axes(f: Fields, name: string, identity: number): [number, number, number] | undefined {
   const raw = field(f, name);
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined || raw === null || raw === '') return undefined;
   if (!isObject(raw)) throw badRequest(`${name} must be an object with X, Y and Z`);
   const xyz = fold(raw);
   return (['x', 'y', 'z'] as const).map((a) => {

@@ -1,6 +1,6 @@
 // What every legacy RPC version scope (v0.1, v0.2) sets up: the subscription key (same accounts and
 // keys as v1), its own error envelope, and forgiving bodies: JSON (an empty body too), JSON sent
-// as text/plain or under a form's content type, form fields; anything else is handed over unread (UploadFile reads raw bytes).
+// as text/json or text/plain or under a form's content type, form fields; anything else is handed over unread (UploadFile reads raw bytes).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { ApiError, badRequest } from '../../service/errors.js';
@@ -34,7 +34,8 @@ export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVer
       (err: Error) => done(err),
     );
   };
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string' }, json);
+  // text/json: what ASP.NET, which served the hosted service, read as JSON as well
+  app.addContentTypeParser(['application/json', 'text/json', 'text/plain'], { parseAs: 'string' }, json);
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, raw, done) => {
     const body = String(raw);
     // `curl -d '{…}'` labels a JSON body as a form unless told otherwise: no form starts with `{`

@@ -14,9 +14,10 @@ import { inlineBodyLimit } from '../legacy/large-body.js';
 import { requireStlName } from './stl-name.js';
 import { RESULTS, jsonBody, legacyRoute } from '../legacy/schemas.js';
 
+// null as absent: clients serialising an object with unset properties (Newtonsoft's default) send it
 const xyz = (what: string) => ({
-  type: 'object',
-  description: what,
+  type: ['object', 'null'],
+  description: `${what}; absent or null: none`,
   properties: { X: { type: 'number' }, Y: { type: 'number' }, Z: { type: 'number' } },
 });
 

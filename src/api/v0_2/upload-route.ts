@@ -73,7 +73,11 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
   // the raw bytes whatever the type says (the scope reads text/plain as JSON for the other calls)
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-  await app.register(multipart, { limits, preservePath: true });
+  // the part named `file` is the file even without a filename or a type: .NET's ByteArrayContent and
+  // StreamContent send neither (busboy would take it for a text field, and cut it at 64 KiB)
+  const isPartAFile = (field: string | undefined, type: string | undefined, fileName: string | undefined) =>
+    fileName !== undefined || type === 'application/octet-stream' || field?.toLowerCase() === 'file';
+  await app.register(multipart, { limits, preservePath: true, isPartAFile });
 
   async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
     let stored: FileRecord | undefined;
