@@ -81,7 +81,7 @@ test('a sliced model round-trips byte for byte, and FCode is much smaller than i
   assert.equal(gcode.format, 'GCODE');
   assert.ok(fcode.stats.timings.fcode! >= 0, 'the encoding time is reported with the stage timings');
   assert.equal(gcode.stats.timings.fcode, undefined);
-  assert.deepEqual([...fcode.output.subarray(0, 5)], [0x43, 0x49, 0x52, 0x00, 1]);
+  assert.deepEqual([...fcode.output.subarray(0, 5)], [0x43, 0x49, 0x52, 0x00, 2]); // CIR\0\x02, as the public samples
   const decoded = decodeFCode(fcode.output);
   assert.ok(Buffer.from(decoded.gcode).equals(Buffer.from(gcode.output)), 'decode(FCode) = the G-code of the same slice');
   assert.ok(fcode.output.length < gcode.output.length * 0.35, `FCode ${fcode.output.length} B vs G-code ${gcode.output.length} B`);
@@ -115,7 +115,7 @@ test('the metadata block carries the slice figures, the flavour and the machine'
   const { fcode } = await slices;
   const h = readFCodeHeader(fcode.output);
   const s = fcode.stats;
-  assert.equal(h.version, 1);
+  assert.equal(h.version, 2);
   assert.deepEqual(h.decimals, { x: 3, y: 3, z: 3, e: 5, f: 0 });
   assert.equal(h.meta.printTimeS, s.printTimeS);
   assert.equal(h.meta.filamentMm, s.filamentMm);
@@ -247,9 +247,21 @@ test('truncated, foreign, newer and padded files are clear errors', async () => 
   expectFCodeError(fcode.output.subarray(0, fcode.output.length - 12), 'TRUNCATED', /no end block/);
   expectFCodeError(fcode.output.subarray(0, Math.floor(fcode.output.length / 2)), 'TRUNCATED', /truncated/);
   const newer = fcode.output.slice();
-  newer[4] = 2;
-  expectFCodeError(newer, 'BAD_VERSION', /version 2/);
+  newer[4] = 3;
+  expectFCodeError(newer, 'BAD_VERSION', /version 3 .*versions 1 and 2/);
   expectFCodeError(Uint8Array.from([...fcode.output, 0]), 'TRAILING_DATA');
+});
+
+test('a version 1 file (written before version 2, the same layout) still decodes to the same G-code', async () => {
+  const { fcode } = await slices;
+  const v1 = fcode.output.slice();
+  v1[4] = 1;
+  // the header's CRC-32 covers the version byte: made again as a version 1 writer made it
+  const metaEnd = 16 + new DataView(v1.buffer, v1.byteOffset).getUint32(12, true);
+  new DataView(v1.buffer, v1.byteOffset).setUint32(metaEnd, crc32(v1, 0, metaEnd), true);
+  const old = decodeFCode(v1);
+  assert.equal(old.version, 1);
+  assert.deepEqual({ ...old, version: 2 }, decodeFCode(fcode.output));
 });
 
 test('fuzz: random byte flips and cuts always give an FCodeError (or the same G-code), never another throw', () => {
@@ -295,7 +307,7 @@ test('stratum fcode encode / info / decode round-trip a file; damage fails with 
     const info = stratum(dir, 'fcode', 'info', 'cube.fcode');
     assert.equal(info.code, 0, info.stderr);
     const j = JSON.parse(info.stdout) as Record<string, unknown>;
-    assert.equal(j.version, 1);
+    assert.equal(j.version, 2);
     assert.equal(j.gcodeBytes, gcode.output.length);
     assert.equal(j.layerCount, fcode.stats.layerCount);
     assert.equal(j.machine, 'IdeaWerk-Speed');

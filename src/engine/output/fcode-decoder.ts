@@ -11,7 +11,7 @@ import {
   AXIS_Z,
   BLOCK_HEADER_BYTES,
   FCODE_MAGIC,
-  FCODE_VERSION,
+  FCODE_READ_VERSIONS,
   FCodeError,
   FEATURE_NAMES,
   FLAG_NO_FINAL_NEWLINE,
@@ -78,8 +78,8 @@ export function readFCodeHeader(bytes: Uint8Array): FCodeHeader {
     throw new FCodeError('TRUNCATED', `truncated FCode file: ${bytes.length} bytes, the header alone takes ${HEADER_BYTES}`, bytes.length);
   }
   const version = bytes[4]!;
-  if (version !== FCODE_VERSION) {
-    throw new FCodeError('BAD_VERSION', `FCode version ${version} is not supported (this reader knows version ${FCODE_VERSION})`, 4);
+  if (!FCODE_READ_VERSIONS.includes(version)) {
+    throw new FCodeError('BAD_VERSION', `FCode version ${version} is not supported (this reader knows versions ${FCODE_READ_VERSIONS.join(' and ')})`, 4);
   }
   const metaLength = readU32(bytes, 12);
   const metaEnd = HEADER_BYTES + metaLength;

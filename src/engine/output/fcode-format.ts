@@ -3,7 +3,13 @@
 
 /** "CIR\0": the first four bytes of every FCode file. */
 export const FCODE_MAGIC = [0x43, 0x49, 0x52, 0x00] as const;
-export const FCODE_VERSION = 1;
+/**
+ * The version written: 2, the version byte of the only public FCode samples (`CIR\0\x02`), so a
+ * client that tells FCode by its first five bytes takes ours. Version 1 files (written before
+ * December 2026) have the very same layout and are read as well.
+ */
+export const FCODE_VERSION = 2;
+export const FCODE_READ_VERSIONS: readonly number[] = [1, 2];
 
 /** Header: magic (4), version (1), flags (1), decimals X Y Z E F (5), reserved (1), metadata length (4). */
 export const HEADER_BYTES = 16;
