@@ -246,6 +246,12 @@ describe('v1 errors', () => {
     assert.equal(badChunk.status, 400);
     assert.equal(badChunk.body.apiVersion, '0.2');
     assert.equal(badChunk.body.error.errorCode, 'URE000');
+    // a body shorter than its Content-Length, the connection half-closed: the refused bytes are the
+    // body's, not the request line, yet the answer is the envelope of the request they belong to
+    const short = await answer(`POST /v0.2/GetProgress HTTP/1.1\r\nHost: x\r\n${key}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"taskid":`);
+    assert.equal(short.status, 400);
+    assert.equal(short.body.apiVersion, '0.2', JSON.stringify(short.body));
+    assert.equal(short.body.error.errorCode, 'URE000');
     const hugeHeader = await answer(`GET /v1/stl/tasks HTTP/1.1\r\nHost: x\r\n${key}\r\nX-Junk: ${'a'.repeat(20_000)}\r\n\r\n`);
     assert.equal(hugeHeader.status, 431);
     assert.equal(hugeHeader.body.errorCode, 'URE000');

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { ENGINE_VERSION } from '../engine/version.js';
 import type { ServiceCore } from '../service/embedded-runtime.js';
 import { labelKey } from '../service/metrics.js';
-import { clientErrorHandler } from './client-error.js';
+import { clientErrorHandler, noteRequest } from './client-error.js';
 import { interfaceErrorHandler, notFoundHandler } from './errors.js';
 import { frameworkErrorHandler } from './framework-errors.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -47,6 +47,7 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(core.log as FastifyBaseLogger),
   });
 
+  app.server.on('request', noteRequest);
   const streams = new Set<ServerResponse>();
   app.decorateRequest('accountId', '');
   app.addHook('onRequest', async (req, reply) => {

@@ -1,15 +1,31 @@
 // Requests Node's HTTP parser refuses before fastify sees them (a body shorter than its
 // Content-Length, a broken chunk, two Content-Lengths, headers over the limit, a request that
 // never finished arriving) answer in the interface's error body, URE000, like any other request
-// the server cannot read; the legacy envelope when the request line names /v0.1/ or /v0.2/.
+// the server cannot read; the legacy envelope when the request line names /v0.1/ or /v0.2/, or the
+// connection's request being read does (its body cut short).
 import type { Socket } from 'node:net';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import { errorBody } from './errors.js';
 import { legacyErrorBody } from './legacy/envelope.js';
 
 const LEGACY_REQUEST_LINE = /^[A-Z]+ \/v0\.([12])\//;
+const LEGACY_PATH = /^\/v0\.([12])\//;
+
+/** The legacy version of the request each connection carries now ('1', '2'), when it is one. */
+const legacyRequestOf = new WeakMap<Socket, string>();
+
+/**
+ * Notes which interface a connection's current request speaks (the server's 'request' event): a
+ * body the parser then refuses (shorter than its Content-Length) is answered in that request's
+ * envelope, though the refused bytes no longer hold its request line.
+ */
+export function noteRequest(req: IncomingMessage): void {
+  const legacy = LEGACY_PATH.exec(req.url ?? '');
+  if (legacy) legacyRequestOf.set(req.socket, legacy[1]!);
+  else legacyRequestOf.delete(req.socket);
+}
 
 function refusal(code: string | undefined): ApiError {
   if (code === 'HPE_HEADER_OVERFLOW') return new ApiError('URE000', 'the request headers are larger than the server accepts', undefined, 431);
@@ -22,8 +38,9 @@ export function clientErrorHandler(log: FastifyBaseLogger) {
     // a reset connection has no one to answer
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const apiErr = refusal(err.code);
-    const legacy = Buffer.isBuffer(err.rawPacket) ? LEGACY_REQUEST_LINE.exec(err.rawPacket.toString('latin1', 0, 64)) : null;
-    const body = JSON.stringify(legacy ? legacyErrorBody(`0.${legacy[1]}`, apiErr) : errorBody(apiErr));
+    const line = Buffer.isBuffer(err.rawPacket) ? LEGACY_REQUEST_LINE.exec(err.rawPacket.toString('latin1', 0, 64)) : null;
+    const legacy = line?.[1] ?? legacyRequestOf.get(socket);
+    const body = JSON.stringify(legacy ? legacyErrorBody(`0.${legacy}`, apiErr) : errorBody(apiErr));
     log.debug({ err: { code: err.code, message: err.message } }, 'request refused by the HTTP parser');
     if (socket.writable) {
       const status = apiErr.httpStatus;
