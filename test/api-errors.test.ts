@@ -269,6 +269,17 @@ describe('v1 errors', () => {
     }
     const form = await call(t.url, '/v1/stl/tasks', { key: t.key, method: 'POST', body: 'a=b', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     assertError(form, 415, 'URE000', /send application\/json/);
+    // a multipart form (v0.2's UploadFile shape) sent to v1 or v0.3 is refused, not stored to fail as a model later
+    const multipart = new FormData();
+    multipart.append('file', new Blob([stl]), 'cube.stl');
+    const stored = dirFiles(join(t.dataDir, 'blobs', 'files')).length;
+    for (const path of ['/v1/upload/STL/cube.stl', '/v0.3/upload/STL/cube.stl']) {
+      const res = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': t.key }, body: multipart });
+      const body = await res.json();
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.match(JSON.stringify(body), /raw bytes.*not a multipart form/);
+    }
+    assert.equal(dirFiles(join(t.dataDir, 'blobs', 'files')).length, stored);
   });
 
   test('413 on uploads over the limit, by Content-Length or while streaming; nothing is kept', async () => {

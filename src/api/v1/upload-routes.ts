@@ -3,7 +3,7 @@
 // before anything is read, and a byte counter while streaming (chunked uploads, lying clients).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
-import { payloadTooLarge } from '../../service/errors.js';
+import { badRequest, payloadTooLarge } from '../../service/errors.js';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { refuseUpload } from '../discard-body.js';
 import { readAnyContentTypeAsBytes } from '../raw-body-content-type.js';
@@ -56,6 +56,13 @@ export async function uploadRoutes(app: FastifyInstance, opts: { core: ServiceCo
       const target = core.files.checkUpload(req.params.fileType, req.params.fileName);
       const body = (req.body as Readable | undefined) ?? req.raw;
       try {
+        // a form (as v0.2's UploadFile takes) would be stored as it is, boundaries and all, and fail
+        // only when sliced, as a model with billions of triangles
+        if (/^\s*multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+          throw badRequest(
+            "the upload is the file's raw bytes as the body (curl --data-binary @cube.stl, Content-Type application/octet-stream), not a multipart form",
+          );
+        }
         const file = await core.files.upload(req.accountId, target, body);
         req.log.info({ fileId: file.id, type: file.type, bytes: file.size }, 'file uploaded');
         return { fileId: file.id, fileName: file.fileName, type: file.type };
