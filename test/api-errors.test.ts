@@ -269,6 +269,16 @@ describe('v1 errors', () => {
     }
     const form = await call(t.url, '/v1/stl/tasks', { key: t.key, method: 'POST', body: 'a=b', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     assertError(form, 415, 'URE000', /send application\/json/);
+    // an empty POST with a form's type (curl -d '') reads and cancels a task like an empty JSON one
+    const up = await upload(t, 'STL', 'cube.stl', new Uint8Array(stl));
+    const task = await call(t.url, '/v1/stl/tasks', { key: t.key, json: { files: [{ fileId: up.body.fileId, type: 'STL' }], settings: STL_SETTINGS } });
+    assert.equal(task.status, 200, task.text);
+    const emptyForm = { key: t.key, method: 'POST', body: '', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } } as const;
+    const read = await call(t.url, `/v1/stl/tasks/${task.body.taskId}`, emptyForm);
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.taskId, task.body.taskId);
+    const cancel = await call(t.url, `/v1/stl/tasks/${task.body.taskId}/cancel`, emptyForm);
+    assert.equal(cancel.status, 200, cancel.text);
     // a multipart form (v0.2's UploadFile shape) sent to v1 or v0.3 is refused, not stored to fail as a model later
     const multipart = new FormData();
     multipart.append('file', new Blob([stl]), 'cube.stl');

@@ -142,8 +142,8 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
 
 /**
  * A POST or DELETE reads a body when one is sent, even on a route that takes none (a task read by
- * POST, a cancel, a delete): over 1 MiB it is 413, of a type other than JSON 415 (`curl -d ''` sends a
- * form's type).
+ * POST, a cancel, a delete): over 1 MiB it is 413, of a type other than JSON, text or a form 415 (an
+ * empty form, as `curl -d ''` sends, is no body).
  */
 export const BODY_REFUSALS = errorResponses(413, 415);
 
