@@ -205,6 +205,23 @@ describe('workspace tasks over HTTP', () => {
       assert.ok(start.body.warnings.some((w: string) => /'soft\.pcsv' is referenced by no modifier/.test(w)), start.text);
     });
 
+    test('a file of the other kind of task (an STL beside a workspace, a workspace or cloud beside an STL) is kept and said in the warnings', async () => {
+      const stl = (await upload(t, 'STL', 'stray.stl', new Uint8Array(readFileSync(CUBE_STL)))).body.fileId;
+      const ws = await startWs(await uploadWs(twoCubes()), [{ fileId: stl, type: 'STL' }]);
+      assert.equal(ws.status, 200, ws.text);
+      assert.ok(ws.body.warnings.some((w: string) => /'stray\.stl' \(STL\) takes no part in a Workspace task/.test(w)), ws.text);
+      const pc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud)).body.fileId;
+      const wsFile = await uploadWs(twoCubes());
+      const st = await call(t.url, '/v1/stl/tasks', {
+        key: t.key,
+        json: { files: [{ fileId: stl, type: 'STL' }, { fileId: wsFile, type: 'WS' }, pcEntry(pc)], settings: STL_SETTINGS },
+      });
+      assert.equal(st.status, 200, st.text);
+      for (const what of [/\(WS\) takes no part in an STL task/, /'soft\.pcsv' \(PC_SV\) takes no part in an STL task/]) {
+        assert.ok(st.body.warnings.some((w: string) => what.test(w)), st.text);
+      }
+    });
+
     test('point-cloud problems fail at task start with URE000', async () => {
       const pc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud)).body.fileId;
       const shortPc = (await upload(t, 'PC_SV', 'soft.pcsv', cloud.subarray(0, 120))).body.fileId;

@@ -49,6 +49,13 @@ export class TaskService {
     const request = sliceRequestOf(input, xmlFiles[0]?.file.blobKey);
     const { warnings } = checkSliceRequest(request, xml);
     if (kind === 'ws') warnings.push(...(await checkWorkspaceTask(this.blobs, primaries[0]!.file, files, request)));
+    // kept with the task, as EXTRA files are, but said: the client most likely meant the other kind of task
+    const foreign = kind === 'stl' ? ['WS', 'PC_SV'] : ['STL'];
+    for (const { file } of files) {
+      if (!foreign.includes(file.type.toUpperCase())) continue;
+      const other = kind === 'stl' ? 'a Workspace task (/ws/tasks)' : 'an STL task (/stl/tasks), or a model of the workspace';
+      warnings.push(`'${file.fileName}' (${file.type}) takes no part in ${kind === 'stl' ? 'an STL' : 'a Workspace'} task; it belongs to ${other}`);
+    }
 
     const task: TaskRecord = {
       id: await this.chosenOrNewId(input.taskId),
