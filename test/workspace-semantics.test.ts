@@ -8,6 +8,7 @@ import { distinctNames, slice } from '../src/engine/pipeline.js';
 import type { Mesh, ModelInput } from '../src/engine/types.js';
 import { resolveSettings } from '../src/profiles/index.js';
 import { readWorkspace } from '../src/service/workspace/read-workspace.js';
+import { cloudMatches } from '../src/service/workspace/model-inputs.js';
 import { box } from './mesh-fixtures.js';
 
 const settings = resolveSettings({}).settings;
@@ -119,4 +120,15 @@ test('a model sent as loose triangles (indices 0…N-1) is welded like a model f
   const shared = await slice([placed('loose', meshOf(100, 100, 0, 120, 120, 10))], settings);
   assert.equal(welded.stats.filamentMm.toFixed(1), shared.stats.filamentMm.toFixed(1));
   assert.equal(welded.stats.layerCount, 50);
+});
+
+test('a FileReference matches its PC_SV file in another Unicode form (NFD from macOS against NFC) as in another case', () => {
+  const nfc = 'caf\u00e9.bin';
+  const nfd = 'cafe\u0301.bin';
+  assert.notEqual(nfc, nfd);
+  assert.deepEqual(cloudMatches([{ fileName: nfd }], nfc), [{ fileName: nfd }]);
+  assert.deepEqual(cloudMatches([{ fileName: nfc }], 'CAFE\u0301.BIN'), [{ fileName: nfc }]);
+  // an exact name still wins over a look-alike
+  assert.deepEqual(cloudMatches([{ fileName: nfd }, { fileName: nfc }], nfc), [{ fileName: nfc }]);
+  assert.deepEqual(cloudMatches([{ fileName: 'other.bin' }], nfc), []);
 });

@@ -44,16 +44,21 @@ export function modelInputsOf(ws: Workspace, clouds: LoadedPointCloud[]): { inpu
   return { inputs, warnings };
 }
 
-/** FileReference is the PC_SV upload's file name: exact match first, then ignoring case. */
+/** FileReference is the PC_SV upload's file name: exact match first, then ignoring case and Unicode form. */
 export function findCloud<T extends { fileName: string }>(clouds: T[], ref: string): T | undefined {
   const found = cloudMatches(clouds, ref);
   return found.length === 1 ? found[0] : undefined;
 }
 
-/** The clouds a FileReference may mean: the one of exactly its name, else all of its name in another case. */
+/**
+ * The clouds a FileReference may mean: the one of exactly its name, else all of its name in another
+ * case or Unicode form (macOS writes `é` as e + U+0301 where others write one character: the two
+ * names look the same).
+ */
 export function cloudMatches<T extends { fileName: string }>(clouds: T[], ref: string): T[] {
   const exact = clouds.find((c) => c.fileName === ref);
   if (exact) return [exact];
-  const lower = ref.toLowerCase();
-  return clouds.filter((c) => c.fileName.toLowerCase() === lower);
+  const loose = (name: string) => name.normalize('NFC').toLowerCase();
+  const wanted = loose(ref);
+  return clouds.filter((c) => loose(c.fileName) === wanted);
 }
