@@ -38,6 +38,10 @@ describe('/oauth2/token refusals', () => {
     const both = await token(`${form}&client_id=${encodeURIComponent(keyId)}&client_secret=${t.key}`, 'application/x-www-form-urlencoded', basic(`${encodeURIComponent(keyId)}:${t.key}`));
     assertOAuthError(both, 400, 'invalid_request');
     assert.match(both.body.error_description, /one way/);
+    // a parameter sent twice (RFC 6749 §3.1): refused, not the last one taken
+    const twice = await token(`${form}&client_id=bogus&client_id=${encodeURIComponent(keyId)}&client_secret=${t.key}`, 'application/x-www-form-urlencoded');
+    assertOAuthError(twice, 400, 'invalid_request');
+    assert.match(twice.body.error_description, /client_id is sent more than once/);
   });
 
   test('bodies the framework refuses are invalid_request in the same shape, not an empty {}', async () => {

@@ -3,6 +3,7 @@
 // token for `Authorization: Bearer …`, valid for an hour.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ServiceCore } from '../service/embedded-runtime.js';
+import { badRequest } from '../service/errors.js';
 import { interfaceErrorHandler, toApiError } from './errors.js';
 
 interface TokenBody {
@@ -32,7 +33,12 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
   const { accounts } = opts.core;
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    const params = new URLSearchParams(String(body));
+    // RFC 6749 3.1: a parameter must not be sent more than once (which client_id would be meant?)
+    for (const name of new Set(params.keys())) {
+      if (params.getAll(name).length > 1) return done(badRequest(`the parameter ${name.slice(0, 40)} is sent more than once`));
+    }
+    done(null, Object.fromEntries(params));
   });
   // what the framework refuses (body not JSON or not an object, content type, size) answers in
   // RFC 6749's shape too: the interface's {errorCode, message} would be stripped to {} by the schema
