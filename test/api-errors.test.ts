@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSyn
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { sqlite } from '../src/store/sqlite/driver.js';
 import { binaryStl, box, soup } from './mesh-fixtures.js';
@@ -269,6 +270,15 @@ describe('v1 errors', () => {
     }
     const form = await call(t.url, '/v1/stl/tasks', { key: t.key, method: 'POST', body: 'a=b', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     assertError(form, 415, 'URE000', /send application\/json/);
+    // a compressed body: 415 saying so, in each version's shape (not "not valid JSON" with the bytes echoed)
+    const gz = gzipSync(Buffer.from(JSON.stringify({ files: [], settings: STL_SETTINGS })));
+    const gzHeaders = { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' };
+    assertError(await call(t.url, '/v1/stl/tasks', { key: t.key, body: gz, headers: gzHeaders }), 415, 'URE000', /Content-Encoding 'gzip' is not supported/);
+    const gzLegacy = await call(t.url, '/v0.2/GetProgress', { key: t.key, body: gz, headers: gzHeaders });
+    assert.equal(gzLegacy.status, 415, gzLegacy.text);
+    assert.equal(gzLegacy.body.error.errorCode, 'URE000');
+    const gzUpload = await call(t.url, '/v1/upload/STL/cube.stl', { key: t.key, body: gzipSync(stl), headers: { 'Content-Encoding': 'gzip' } });
+    assert.equal(gzUpload.status, 415, gzUpload.text);
     // an empty POST with a form's type (curl -d '') reads and cancels a task like an empty JSON one
     const up = await upload(t, 'STL', 'cube.stl', new Uint8Array(stl));
     const task = await call(t.url, '/v1/stl/tasks', { key: t.key, json: { files: [{ fileId: up.body.fileId, type: 'STL' }], settings: STL_SETTINGS } });

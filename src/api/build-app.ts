@@ -10,6 +10,7 @@ import { ENGINE_VERSION } from '../engine/version.js';
 import type { ServiceCore } from '../service/embedded-runtime.js';
 import { labelKey } from '../service/metrics.js';
 import { clientErrorHandler, noteRequest } from './client-error.js';
+import { ApiError } from '../service/errors.js';
 import { interfaceErrorHandler, notFoundHandler } from './errors.js';
 import { frameworkErrorHandler } from './framework-errors.js';
 import { oauthRoutes } from './oauth-routes.js';
@@ -52,6 +53,13 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   app.decorateRequest('accountId', '');
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // no call takes a compressed body: said as such (415), not read as broken JSON with the gzip
+    // bytes echoed back, nor stored compressed as an upload
+    const encoding = req.headers['content-encoding'];
+    const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
+      throw new ApiError('URE000', `Content-Encoding '${encoding.slice(0, 40)}' is not supported: send the body uncompressed`, undefined, 415);
+    }
   });
   // rendered metric labels per (method, route, status): label rendering stays off the hot path
   const labelCache = new Map<string, [string, string]>();
