@@ -237,3 +237,24 @@ test('every printer of the catalogue: the part sits at its bed centre, and every
     }
   }
 });
+
+test('a fin too thin for one wall is its outer surface: printed as the outer wall, at its speed', async () => {
+  // 0.3 mm thick: no 0.4 mm wall fits, the whole section is gap fill; beside it a block that has walls
+  const fin = meshOf(merge(box(0, 0, 0, 20, 0.3, 2), box(0, 10, 0, 20, 20, 2)));
+  const { text } = await gcodeOf(fin, { overrides: { outerWallSpeed: 15, innerWallSpeed: 40, topBottomSpeed: 30, minLayerTime: 0 } });
+  const layer = text.slice(text.indexOf(';LAYER:5\n'), text.indexOf(';LAYER:6\n'));
+  // the fin's lines: extrusions at y below 0.5 mm of the part's front (the block starts 10 mm behind)
+  const front = Math.min(...[...layer.matchAll(/^G1 [^;]*Y(-?[\d.]+)[^;]*E/gm)].map((m) => Number(m[1])));
+  let type = '';
+  let feed = 0;
+  const finLines: Array<{ type: string; feed: number }> = [];
+  for (const line of layer.split('\n')) {
+    if (line.startsWith(';TYPE:')) type = line.slice(6);
+    const f = /\bF(\d+)/.exec(line);
+    if (f) feed = Number(f[1]);
+    const y = /^G1 [^;]*Y(-?[\d.]+)[^;]*E/.exec(line);
+    if (y && Number(y[1]) < front + 0.5) finLines.push({ type, feed });
+  }
+  assert.ok(finLines.length > 0, 'the fin is printed');
+  assert.deepEqual([...new Set(finLines.map((l) => `${l.type} F${l.feed}`))], ['WALL-OUTER F900'], JSON.stringify(finLines));
+});

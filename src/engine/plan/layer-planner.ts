@@ -200,7 +200,9 @@ export function planLayer(
     const skin = printable(isl.skin);
     const bridges = skin.some((p) => p.bridge) ? skin.filter((p) => p.bridge) : [];
     const plainSkin = bridges.length ? skin.filter((p) => !p.bridge) : skin;
-    const gaps = printable(isl.gapFill);
+    // an island too thin for one wall is its gap fill alone: those lines are its outer surface, so
+    // they are the outer wall, at its speed (a thin fin's top printed at the skin speed)
+    const gaps = islandHasWalls ? printable(isl.gapFill) : printable(isl.gapFill).map(asOuterSurface(s));
     const printGaps = (paths: ExtrusionPath[]) => print(orderNearest(paths, ops.x, ops.y), 'gap', region, bead);
     const printSkin = (paths: ExtrusionPath[]) => print((s.monotonicSkin ? orderMonotonic : orderNearest)(paths, ops.x, ops.y), 'skin', region);
     const steps: Array<() => void> = [
@@ -250,4 +252,9 @@ export function planLayer(
     options.travelStats.retracted += travel.stats.retracted;
   }
   return { plan: { index, z: layer.z, height: layer.height, ops: ops.ops }, end: { x: ops.x, y: ops.y } };
+}
+
+/** A gap-fill line that is all there is of its island, printed as the outer wall (a new path: layers share theirs). */
+function asOuterSurface(s: SliceSettings): (p: ExtrusionPath) => ExtrusionPath {
+  return (p) => ({ ...p, type: 'WALL-OUTER', speed: p.speed ?? s.outerWallSpeed });
 }
