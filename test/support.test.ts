@@ -21,10 +21,18 @@ test("support 'everywhere' fills under both arms of a T, keeps the XY distance, 
   const xs = sup.flatMap((m) => [m.x0, m.x1]);
   assert.ok(Math.min(...xs) < 97 && Math.max(...xs) > 123, `support spans both arms: ${Math.min(...xs)}…${Math.max(...xs)}`);
   assert.ok(sup.some((m) => m.z <= 0.2 + 1e-6), 'support starts on the plate');
-  // never inside the pillar nor within 0.8 mm of it (centre lines keep 0.8 + half a bead)
-  let nearest = Infinity;
-  for (const m of sup) for (const [x, y] of samples(m)) nearest = Math.min(nearest, boxDistance(x, y, PILLAR));
-  assert.ok(nearest >= 0.8, `closest support centre to the pillar: ${nearest.toFixed(3)} mm`);
+  // never inside the pillar nor within 0.8 mm of it (centre lines keep 0.8 + half a bead), but for
+  // the roof right under the slab, which reaches to half a line from it (the overhang distance) so
+  // the slab's underside is held up to the pillar: bead edges 0.25 mm off it
+  const nearestOf = (moves: typeof sup) => {
+    let nearest = Infinity;
+    for (const m of moves) for (const [x, y] of samples(m)) nearest = Math.min(nearest, boxDistance(x, y, PILLAR));
+    return nearest;
+  };
+  const column = nearestOf(sup.filter((m) => m.z < 9.5));
+  assert.ok(column >= 0.8, `closest support centre to the pillar: ${column.toFixed(3)} mm`);
+  const roof = nearestOf(sup.filter((m) => m.z > 9.5));
+  assert.ok(roof >= 0.2 + 0.2 && roof < 0.8, `closest roof centre to the pillar: ${roof.toFixed(3)} mm`);
   // the slab's underside is at z = 10: the layer right below it (top 10.0) is left empty (Z gap 1)
   const top = Math.max(...sup.map((m) => m.z));
   assert.ok(Math.abs(top - 9.8) < 1e-6, `highest support layer at z ${top}`);
@@ -60,7 +68,7 @@ test("support 'buildplate' drops columns that would stand on the model, 'everywh
 test('supportAreas: an overhang smaller than the minimum area gets no support; steep walls none at all', async () => {
   await initGeometry();
   const sq = (x: number, y: number, s: number) => [x, y, x + s, y, x + s, y + s, x, y + s];
-  const params = { angleDeg: 50, xyDistance: 800, zLayers: 1, interfaceLayers: 2, minArea: 1e6, buildplateOnly: false };
+  const params = { angleDeg: 50, xyDistance: 800, xyOverhangDistance: 200, zLayers: 1, interfaceLayers: 2, minArea: 1e6, buildplateOnly: false };
   // 10 layers of a 10 mm square, then 5 layers 2 mm wider on one side (a 2 × 10 mm overhang)
   const layers = [...Array(10).fill([sq(0, 0, 10000)]), ...Array(5).fill([[0, 0, 12000, 0, 12000, 10000, 0, 10000]])];
   const big = supportAreas(layers, layers.map(() => 200), params);
@@ -129,4 +137,21 @@ test('support patterns: lines run one way, grid crosses them, zigzag joins them 
   assert.ok(long(lines, 'x') >= 4, `lines along x: ${long(lines, 'x')}`);
   assert.ok(long(grid, 'y') > long(lines, 'y'), `grid lines along y: ${long(grid, 'y')} vs ${long(lines, 'y')}`);
   assert.ok(runs(zigzag) < runs(lines), `zigzag runs ${runs(zigzag)} < lines runs ${runs(lines)}`);
+});
+
+test('a slope steeper than the support angle gets a roof all along it, not only plain support short of it', async () => {
+  // a 10 mm block whose right face leans out 65° from vertical over its 10 mm height
+  const lean = Math.tan((65 * Math.PI) / 180) * 10;
+  const block = box(0, 0, 0, 10, 10, 10);
+  block.positions = block.positions.map((v, i) => (i % 3 === 0 && block.positions[i + 2]! > 0 ? v + lean : v));
+  const { moves } = await sliceMeshes([block], { supportType: 'everywhere' });
+  const iface = moves.filter((m) => m.type === 'SUPPORT-INTERFACE');
+  // interface on most layers under the slope (its first few layers are within the Z gap and roof of the plate)
+  const layers = new Set(iface.map((m) => m.z.toFixed(2)));
+  assert.ok(layers.size >= 30, `interface on ${layers.size} layers`);
+  // and it stays off the part beside it: the slope at height z is at x = 100 - 10 - lean/2 + 10 + lean * z / 10 (centred on 110)
+  for (const m of iface) {
+    const edge = 110 - (10 + lean) / 2 + 10 + (lean * (m.z - 0.1)) / 10;
+    assert.ok(Math.min(m.x0, m.x1) > edge + 0.2, `interface at x ${Math.min(m.x0, m.x1)} on z ${m.z}, the part's edge at ${edge.toFixed(2)}`);
+  }
 });

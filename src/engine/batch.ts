@@ -16,7 +16,7 @@ import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
 import { raftLayerPaths } from './adhesion/raft.js';
-import type { SupportLayer } from './support/areas.js';
+import { overhangXYDistance, type SupportLayer } from './support/areas.js';
 import { supportPaths } from './support/paths.js';
 import { defaultSeamTarget } from './plan/index.js';
 import { RepeatedLayerPlanner } from './plan/repeated-layers.js';
@@ -247,7 +247,9 @@ function addRaftAndSupport(layer: LayerRegions, g: LayerGeometry, b: LayerBatch,
     density: s.supportDensity,
     interfaceDensity: s.supportInterfaceDensity,
     lineWidth: Math.round((g.index === 0 ? s.firstLayerLineWidth : s.lineWidth) * 1000),
-    xyDistance: Math.round(s.supportXYDistance * 1000),
+    // the areas keep the XY distance beside the part and the overhang distance under it: the last
+    // clip keeps the nearer of the two
+    keepOut: overhangXYDistance(s),
     layerIndex: g.index,
   });
   // On the first layer above a raft the part keeps the air gap (it must come off), but support must

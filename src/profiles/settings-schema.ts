@@ -183,7 +183,7 @@ const SPECS = {
   ),
   supportAngle: num('support', '°', 0, 90, 'Overhangs steeper than this (from vertical) get support.'),
   supportDensity: num('support', '%', 1, 100, 'Support infill density.'),
-  supportXYDistance: num('support', 'mm', 0, 10, 'Horizontal gap between support and part.'),
+  supportXYDistance: num('support', 'mm', 0, 10, 'Horizontal gap between support and part; under an overhang of the part (a slope, a lip) half a line width, or this when it is less.'),
   supportZLayers: int('support', 'layers', 0, 10, 'Vertical gap between support top and part, in layers.'),
   supportInterfaceLayers: int('support', 'layers', 0, 20, 'Dense interface layers on top of the support.'),
   supportPattern: enumSpec(

@@ -19,6 +19,11 @@ export interface SupportAreaParams {
   angleDeg: number;
   /** horizontal gap to the part, µm */
   xyDistance: number;
+  /**
+   * horizontal gap to the part where the support is under it (the part above overhangs the part
+   * beside): the roof must reach up under the overhang, µm (at most xyDistance)
+   */
+  xyOverhangDistance: number;
   /** empty layers between support and the part above it (and below it, where support rests on the part) */
   zLayers: number;
   /** support layers under the part printed as interface */
@@ -27,6 +32,14 @@ export interface SupportAreaParams {
   minArea: number;
   /** true: drop every column that would rest on the model ('buildplate') */
   buildplateOnly: boolean;
+}
+
+/**
+ * The gap to the part beside where the support is under the part above, µm: half a line (CuraEngine's
+ * default overhang distance), never more than the XY distance.
+ */
+export function overhangXYDistance(s: { supportXYDistance: number; lineWidth: number }): number {
+  return Math.round(Math.min(s.supportXYDistance, s.lineWidth / 2) * 1000);
 }
 
 /** Vertex reduction of the carried areas, µm: unions over many layers would otherwise keep every step. */
@@ -56,6 +69,7 @@ export function supportAreas(
   const outlines = exact.map((o) => (o.length > 0 ? simplify(o, OUTLINE_SIMPLIFY_UM) : o));
   const tan = Math.tan((Math.min(89, Math.max(0, p.angleDeg)) * Math.PI) / 180);
   const zGap = Math.max(0, Math.round(p.zLayers));
+  const roofLayers = Math.max(1, Math.round(p.interfaceLayers));
   const areas: Array<Paths | undefined> = new Array(n);
   // the area still looking for something to stand on, as seen from layer j + 1
   let carry: Paths = [];
@@ -81,19 +95,40 @@ export function supportAreas(
     if (carry.length === 0) continue;
     // small gaps between neighbouring pieces are closed: one column prints better than two slivers
     let a = carry.length > 1 ? offset(offset(carry, JOIN_UM), -JOIN_UM) : carry;
-    if (outlines[j].length > 0) a = difference(a, offset(outlines[j], p.xyDistance + OUTLINE_SIMPLIFY_UM));
     // Z gaps: no support within zGap layers under the part, nor within zGap layers over it
     const gap: Paths = [];
     for (let k = 1; k <= zGap; k++) {
       if (j + k < n) gap.push(...outlines[j + k]);
       if (j - k >= 0) gap.push(...outlines[j - k]);
     }
+    if (outlines[j].length > 0 && a.length > 0) a = difference(a, xyCut(outlines[j], overhead(outlines, j, zGap, roofLayers), p));
     if (gap.length > 0 && a.length > 0) a = difference(a, gap);
     if (a.length > 0) areas[j] = a;
   }
   onProgress?.(1);
   if (p.buildplateOnly) dropColumnsOnModel(areas, outlines, signal);
   return splitInterface(areas, outlines, zGap, Math.max(0, Math.round(p.interfaceLayers)), signal);
+}
+
+/** The part on the layers a roof under it would touch: `count` layers above layer j's Z gap. */
+function overhead(outlines: Paths[], j: number, zGap: number, count: number): Paths {
+  const above: Paths = [];
+  for (let k = zGap + 1; k <= zGap + count && j + k < outlines.length; k++) above.push(...outlines[j + k]);
+  return above;
+}
+
+/**
+ * What the part on layer j keeps free around it: the XY distance, but only the overhang distance
+ * where the part above reaches over (under a steep slope or a flared lip: at the full distance the
+ * columns ended short of the slope, as plain support with no roof, or as a few stray bits).
+ */
+function xyCut(outline: Paths, above: Paths, p: SupportAreaParams): Paths {
+  const full = offset(outline, p.xyDistance + OUTLINE_SIMPLIFY_UM);
+  const near = Math.min(p.xyDistance, p.xyOverhangDistance);
+  if (above.length === 0 || near >= p.xyDistance) return full;
+  const close = offset(outline, near + OUTLINE_SIMPLIFY_UM);
+  // under the part above: the near cut; elsewhere the full one
+  return union([...difference(full, above), ...close]);
 }
 
 /** 'buildplate': each layer's support minus the model's footprint on every layer below it. */

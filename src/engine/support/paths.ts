@@ -1,6 +1,6 @@
 // One layer's support toolpaths: the support and interface areas (from support/areas.ts) filled with
-// lines, a grid or zigzags, and, as the last step, clipped against the part grown by the XY distance
-// so that no support line can ever extrude in or next to the part.
+// lines, a grid or zigzags, and, as the last step, clipped against the part grown by the least XY
+// distance (the overhang distance) so that no support line can ever extrude in or next to the part.
 import type { ExtrusionPath, Paths } from '../types.js';
 import type { SupportPattern } from '../settings.js';
 import { clipLines, offset } from '../geom/clipper.js';
@@ -17,8 +17,8 @@ export interface SupportPathParams {
   interfaceDensity: number;
   /** bead width, µm */
   lineWidth: number;
-  /** gap to the part, µm */
-  xyDistance: number;
+  /** the least gap to the part, µm: the support areas keep more beside the part (supportXYDistance), this much under an overhang */
+  keepOut: number;
   layerIndex: number;
 }
 
@@ -36,7 +36,7 @@ export function supportPaths(layer: SupportLayer, part: Paths, p: SupportPathPar
   const roofAngle = SUPPORT_ANGLE + 90 + (p.layerIndex % 2 === 0 ? 0 : 45);
   const roof = fill(offset(layer.interface, -w / 2), 'zigzag', p.interfaceDensity, w, roofAngle);
   // miter joins reach a little farther than round ones at corners: the safe side
-  const keepOut = part.length > 0 ? offset(part, p.xyDistance) : [];
+  const keepOut = part.length > 0 ? offset(part, p.keepOut) : [];
   const clip = (lines: Paths) => (keepOut.length > 0 ? clipLines(lines, keepOut, false) : lines);
   for (const points of clip(body)) if (points.length >= 4) out.push({ type: 'SUPPORT', points, closed: false, width: w, model: -1 });
   for (const points of clip(roof)) if (points.length >= 4) out.push({ type: 'SUPPORT-INTERFACE', points, closed: false, width: w, model: -1 });

@@ -8,7 +8,7 @@ import type { LayerSpec } from '../setup/layer-heights.js';
 import { sliceMesh } from '../layers/index.js';
 import { union } from '../geom/clipper.js';
 import { raftOutline } from '../adhesion/raft.js';
-import { supportAreas, type SupportLayer } from './areas.js';
+import { overhangXYDistance, supportAreas, type SupportLayer } from './areas.js';
 
 export interface PrepassModel {
   positions: Float64Array;
@@ -52,6 +52,7 @@ export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: Sl
       {
         angleDeg: s.supportAngle,
         xyDistance: Math.round(s.supportXYDistance * 1000),
+        xyOverhangDistance: overhangXYDistance(s),
         zLayers: s.supportZLayers,
         interfaceLayers: s.supportInterfaceLayers,
         minArea: s.supportMinArea * 1e6,
