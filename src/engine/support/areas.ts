@@ -101,7 +101,7 @@ export function supportAreas(
       if (j + k < n) gap.push(...outlines[j + k]);
       if (j - k >= 0) gap.push(...outlines[j - k]);
     }
-    if (outlines[j].length > 0 && a.length > 0) a = difference(a, xyCut(outlines[j], overhead(outlines, j, zGap, roofLayers), p));
+    if (outlines[j].length > 0 && a.length > 0) a = keepClear(a, outlines[j], overhead(outlines, j, zGap, roofLayers), p);
     if (gap.length > 0 && a.length > 0) a = difference(a, gap);
     if (a.length > 0) areas[j] = a;
   }
@@ -118,17 +118,20 @@ function overhead(outlines: Paths[], j: number, zGap: number, count: number): Pa
 }
 
 /**
- * What the part on layer j keeps free around it: the XY distance, but only the overhang distance
- * where the part above reaches over (under a steep slope or a flared lip: at the full distance the
- * columns ended short of the slope, as plain support with no roof, or as a few stray bits).
+ * Support area `a` kept clear of the part beside it (`outline`): by the XY distance, but only by the
+ * overhang distance where the part above reaches over it (under a steep slope or a flared lip: at
+ * the full distance the columns ended short of the slope, as plain support with no roof, or as a
+ * few stray bits). Worked on the support area, not the outline: most layers of a column have no
+ * part above them, and skip the second cut.
  */
-function xyCut(outline: Paths, above: Paths, p: SupportAreaParams): Paths {
-  const full = offset(outline, p.xyDistance + OUTLINE_SIMPLIFY_UM);
+function keepClear(a: Paths, outline: Paths, above: Paths, p: SupportAreaParams): Paths {
+  const apart = difference(a, offset(outline, p.xyDistance + OUTLINE_SIMPLIFY_UM));
   const near = Math.min(p.xyDistance, p.xyOverhangDistance);
-  if (above.length === 0 || near >= p.xyDistance) return full;
-  const close = offset(outline, near + OUTLINE_SIMPLIFY_UM);
-  // under the part above: the near cut; elsewhere the full one
-  return union([...difference(full, above), ...close]);
+  if (above.length === 0 || near >= p.xyDistance) return apart;
+  const under = intersection(a, above);
+  if (under.length === 0) return apart;
+  const hugging = difference(under, offset(outline, near + OUTLINE_SIMPLIFY_UM));
+  return hugging.length > 0 ? union([...apart, ...hugging]) : apart;
 }
 
 /** 'buildplate': each layer's support minus the model's footprint on every layer below it. */
