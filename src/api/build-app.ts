@@ -56,7 +56,9 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     // no call takes a compressed body: said as such (415), not read as broken JSON with the gzip
     // bytes echoed back, nor stored compressed as an upload
     const encoding = req.headers['content-encoding'];
-    const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined;
+    const hasBody =
+      req.method !== 'GET' && req.method !== 'HEAD' &&
+      ((req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined);
     if (hasBody && encoding !== undefined && !/^\s*identity\s*$/i.test(encoding)) {
       throw new ApiError('URE000', `Content-Encoding '${encoding.slice(0, 40)}' is not supported: send the body uncompressed`, undefined, 415);
     }

@@ -47,7 +47,8 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
     if (apiErr.httpStatus >= 500) return interfaceErrorHandler(err, req, reply);
     req.log.info({ error: 'invalid_request', reason: apiErr.message }, 'request refused');
     if (apiErr.httpStatus === 413) return oauthError(reply.header('connection', 'close'), 413, 'invalid_request', apiErr.message);
-    const message = apiErr.httpStatus === 415 ? 'send the parameters as application/x-www-form-urlencoded or JSON' : apiErr.message;
+    const compressed = req.headers['content-encoding'] !== undefined && /Content-Encoding/.test(apiErr.message);
+    const message = apiErr.httpStatus === 415 && !compressed ? 'send the parameters as application/x-www-form-urlencoded or JSON' : apiErr.message;
     return oauthError(reply, 400, 'invalid_request', message);
   });
   const errorSchema = {
@@ -84,6 +85,8 @@ export async function oauthRoutes(app: FastifyInstance, opts: { core: ServiceCor
           400: errorSchema,
           401: errorSchema,
           413: errorSchema,
+          // headers over the limit are refused before any route, in the interface's shape
+          431: { $ref: 'ApiError#' },
           500: { $ref: 'ApiError#' },
           503: { $ref: 'ApiError#' },
         },

@@ -9,13 +9,13 @@ export async function opsRoutes(app: FastifyInstance, opts: { core: ServiceCore 
   const { core } = opts;
   const status = { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] };
 
-  app.get('/healthz', { schema: { summary: 'Liveness', tags: ['operations'], security: [], response: { 200: status } } }, async () => ({
+  app.get('/healthz', { schema: { summary: 'Liveness', tags: ['operations'], security: [], response: { 200: status, 431: { $ref: 'ApiError#' } } } }, async () => ({
     status: 'ok',
   }));
 
   app.get(
     '/readyz',
-    { schema: { summary: 'Readiness', tags: ['operations'], security: [], response: { 200: status, 503: status } } },
+    { schema: { summary: 'Readiness', tags: ['operations'], security: [], response: { 200: status, 503: status, 431: { $ref: 'ApiError#' } } } },
     async (_req, reply) => {
       const ready = await core.ready();
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
@@ -33,6 +33,8 @@ export async function opsRoutes(app: FastifyInstance, opts: { core: ServiceCore 
         response: {
           200: { description: 'text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
           ...(core.config.metricsPublic ? {} : { 401: { $ref: 'GatewayError#' } }),
+          // headers over the limit, refused before any route
+          431: { $ref: 'ApiError#' },
         },
       },
       ...(core.config.metricsPublic ? {} : { onRequest: authenticate(core.accounts) }),

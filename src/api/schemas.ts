@@ -126,7 +126,7 @@ export const startTaskBodySchema = {
         },
       },
     },
-    settings: { type: 'object', properties: settingsProperties },
+    settings: { type: 'object', required: ['printerModel'], properties: settingsProperties },
   },
 } as const;
 

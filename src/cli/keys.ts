@@ -8,7 +8,8 @@ import { openEmbeddedStores } from '../store/embedded-stores.js';
 const HELP = `usage:
   stratum keys create --name NAME [--account ACCOUNT]   new key; prints the key alone on stdout
   stratum keys list [--json]                            keys (id = OAuth2 client_id), never the secrets
-  stratum keys revoke KEY_ID                            the key (and its tokens) stop working at once
+  stratum keys revoke KEY_ID                            the key (and its tokens) stop working, within
+                                                        STRATUM_AUTH_CACHE_S (5 s) in a running service
 
 Without --account a key gets a new account of its own (files and tasks are per account); with
 --account ACCOUNT (an account id or name) it shares that account. Options for all: --data-dir DIR

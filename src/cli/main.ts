@@ -80,7 +80,8 @@ async function loadCommand(name: string): Promise<CommandRun> {
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    const topic = command === 'help' ? rest[0] : undefined;
+    // `stratum help --help` is a request for help as well
+    const topic = command === 'help' && rest[0] !== '--help' && rest[0] !== '-h' ? rest[0] : undefined;
     if (topic && topic in COMMANDS) return main([topic, '--help']);
     if (topic) {
       process.stderr.write(`stratum: unknown command "${topic}"\n\n${USAGE}`);

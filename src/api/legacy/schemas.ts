@@ -88,8 +88,8 @@ export function legacyRoute(tag: string, summary: string, result: ResultSchema, 
     summary,
     tags: [tag],
     security: V1_SECURITY,
-    // 413: a body over its limit; 431: headers too large; 503: a store the call needs is down
-    response: { 200: envelopeOf(result), 400: errorBody, 401: gatewayBody, 404: errorBody, 413: errorBody, 431: errorBody, 500: errorBody, 503: errorBody },
+    // 413: a body over its limit; 415: a compressed body; 431: headers too large; 503: a store the call needs is down
+    response: { 200: envelopeOf(result), 400: errorBody, 401: gatewayBody, 404: errorBody, 413: errorBody, 415: errorBody, 431: errorBody, 500: errorBody, 503: errorBody },
     ...extra,
   };
 }

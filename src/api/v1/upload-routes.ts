@@ -42,7 +42,8 @@ export async function uploadRoutes(app: FastifyInstance, opts: { core: ServiceCo
             required: ['fileId', 'fileName', 'type'],
             properties: { fileId: { type: 'string', format: 'uuid' }, fileName: { type: 'string' }, type: { type: 'string' } },
           },
-          ...errorResponses(400, 413),
+          // 415: a compressed body (Content-Encoding)
+          ...errorResponses(400, 413, 415),
         },
       },
       // the body is a stream: nothing to validate here (the service checks type and name)
