@@ -8,6 +8,8 @@ import { commentSafe, MAX_COMMENT_NAME } from '../src/engine/output/comment-text
 import { defaultSettings } from '../src/profiles/defaults.js';
 import { box } from './mesh-fixtures.js';
 import { outputFileName } from '../src/service/file-rules.js';
+import { batchOutputs } from '../src/cli/slice-batch.js';
+import { basename, join } from 'node:path';
 
 test('a name with line breaks or control characters stays one comment line; a long one is cut', () => {
   assert.equal(commentSafe('a\nM104 S300\r\n;'), 'a M104 S300 ;');
@@ -43,4 +45,11 @@ test("the printer file's name stays within 255 bytes: a long input name's base i
   assert.ok(Buffer.byteLength(cut) <= 255, `${Buffer.byteLength(cut)} bytes`);
   assert.ok(!cut.includes('\uFFFD'));
   assert.equal(cut, `${'é'.repeat(10)}${'€'.repeat(76)}.gcode`);
+});
+
+test('the CLI names a batch slice\'s outputs by the same rule: a 255-byte model name gives a 255-byte output name', () => {
+  const long = `${'m'.repeat(251)}.stl`;
+  const [out] = batchOutputs([`/models/${long}`, '/models/cube.stl'], '/out', 'GCODE');
+  assert.equal(Buffer.byteLength(basename(out!)), 255);
+  assert.equal(batchOutputs(['/models/cube.STL'], '/out', 'FCODE')[0], join('/out', 'cube.fcode'));
 });

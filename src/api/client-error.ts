@@ -4,7 +4,7 @@
 // the server cannot read; the legacy envelope when the request line names /v0.1/ or /v0.2/, or the
 // connection's request being read does (its body cut short).
 import type { Socket } from 'node:net';
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../service/errors.js';
 import { errorBody } from './errors.js';
@@ -21,10 +21,13 @@ const legacyRequestOf = new WeakMap<Socket, string>();
  * body the parser then refuses (shorter than its Content-Length) is answered in that request's
  * envelope, though the refused bytes no longer hold its request line.
  */
-export function noteRequest(req: IncomingMessage): void {
+export function noteRequest(req: IncomingMessage, res: ServerResponse): void {
   const legacy = LEGACY_PATH.exec(req.url ?? '');
-  if (legacy) legacyRequestOf.set(req.socket, legacy[1]!);
-  else legacyRequestOf.delete(req.socket);
+  if (!legacy) return void legacyRequestOf.delete(req.socket);
+  const socket = req.socket;
+  legacyRequestOf.set(socket, legacy[1]!);
+  // the label is this request's: the connection's next one may be refused before it is known
+  res.once('finish', () => legacyRequestOf.delete(socket));
 }
 
 function refusal(code: string | undefined): ApiError {

@@ -4,10 +4,11 @@
 // One model that fails is reported and the others go on; the exit code is then 1. WASM keeps V8's
 // default tiers (a small batch of five shared models: the same time as Liftoff only; with 3DBenchy
 // and broken_extra_surface added, ~5 % faster).
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, describeError, fsErrorMessage } from './errors.js';
 import { fixed } from './format.js';
 import { createProgressBar } from './progress-bar.js';
+import { outputFileName } from '../service/file-rules.js';
 import { sigintAbort } from './sigint.js';
 import { makeDirectory } from '../store/make-directory.js';
 import { reportFailure } from './report-error.js';
@@ -18,9 +19,8 @@ export function batchOutputs(models: string[], dir: string, format: 'GCODE' | 'F
   const ext = format === 'FCODE' ? '.fcode' : '.gcode';
   const byOutput = new Map<string, string>();
   return models.map((model) => {
-    const name = basename(model);
-    const stem = name.slice(0, name.length - extname(name).length) || name;
-    const output = join(dir, stem + ext);
+    // the service's rule: the base name, cut so the whole stays within the 255 bytes a name may have
+    const output = join(dir, outputFileName(basename(model), ext));
     const key = output.toLowerCase(); // case-insensitive file systems would merge them too
     const earlier = byOutput.get(key);
     if (earlier !== undefined) throw new CliError(`${earlier} and ${model} would both be written to ${output}; slice them into different directories`);

@@ -49,6 +49,11 @@ export class OutputService {
     return this.store.releaseDownload(outputId);
   }
 
+  /** Whether a legacy one-time download holds the output (running, or delivered and about to delete it). */
+  downloadClaimed(outputId: string): Promise<boolean> {
+    return this.store.downloadClaimed(outputId, Date.now());
+  }
+
   /** Deletes an output, record first (the legacy versions' download works once). */
   async remove(output: OutputRecord): Promise<void> {
     await this.store.deleteOutput(output.id);

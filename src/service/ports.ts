@@ -72,6 +72,8 @@ export interface MetadataStore {
   claimDownload(outputId: string, nowMs: number, untilMs: number): Promise<boolean>;
   /** lets a claim go (the download broke off before the end) */
   releaseDownload(outputId: string): Promise<void>;
+  /** whether an unexpired claim holds the output's one-time download now */
+  downloadClaimed(outputId: string, nowMs: number): Promise<boolean>;
   listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]>;
   /** which of these blob keys a file or an output record names (the orphan sweep keeps those) */
   knownBlobKeys(keys: readonly string[]): Promise<Set<string>>;

@@ -18,7 +18,8 @@ import { RESULTS, jsonBody, legacyRoute } from '../legacy/schemas.js';
 const xyz = (what: string) => ({
   type: ['object', 'null'],
   description: `${what}; absent or null: none`,
-  properties: { X: { type: 'number' }, Y: { type: 'number' }, Z: { type: 'number' } },
+  // an axis may be null as well (the identity): as a plain number, null would be coerced to 0 (a scale of 0)
+  properties: { X: { type: ['number', 'null'] }, Y: { type: ['number', 'null'] }, Z: { type: ['number', 'null'] } },
 });
 
 export const START_BODY = jsonBody(

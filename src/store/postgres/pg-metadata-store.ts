@@ -252,6 +252,11 @@ export class PgMetadataStore implements MetadataStore {
     await this.pool.query('DELETE FROM download_claims WHERE output_id = $1', [outputId]);
   }
 
+  async downloadClaimed(outputId: string, nowMs: number): Promise<boolean> {
+    const r = await this.pool.query('SELECT 1 FROM download_claims WHERE output_id = $1 AND until > $2', [outputId, nowMs]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
   async listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]> {
     const rows = await this.rows<OutputRow>('SELECT * FROM outputs WHERE created_at < $1 ORDER BY created_at LIMIT $2', [
       cutoff,

@@ -102,6 +102,7 @@ export class SqliteMetadataStore implements MetadataStore {
         'INSERT INTO download_claims (output_id, until) VALUES (?, ?) ON CONFLICT (output_id) DO UPDATE SET until = excluded.until WHERE download_claims.until <= ?',
       ),
       releaseDownload: db.prepare('DELETE FROM download_claims WHERE output_id = ?'),
+      downloadClaimed: db.prepare('SELECT 1 FROM download_claims WHERE output_id = ? AND until > ?'),
       expiredOutputs: db.prepare('SELECT * FROM outputs WHERE created_at < ? ORDER BY created_at LIMIT ?'),
       ping: db.prepare('SELECT 1'),
       knownBlobKeys: db.prepare(
@@ -317,6 +318,10 @@ export class SqliteMetadataStore implements MetadataStore {
 
   async releaseDownload(outputId: string): Promise<void> {
     this.s.releaseDownload.run(outputId);
+  }
+
+  async downloadClaimed(outputId: string, nowMs: number): Promise<boolean> {
+    return this.s.downloadClaimed.get(outputId, nowMs) !== undefined;
   }
 
   async listExpiredOutputs(cutoff: number, limit: number): Promise<OutputRecord[]> {
