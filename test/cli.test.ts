@@ -307,9 +307,27 @@ test('Ctrl-C during a slice on the main thread exits 130 and writes nothing', { 
   const closed = new Promise<number | null>((r) => child.on('close', r));
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(child.exitCode, null, 'the slice ended before the signal');
+  const sent = Date.now();
   child.kill('SIGINT');
   assert.equal(await closed, 130);
+  // the main thread gives its event loop a turn between chunks of layers, so the handler runs at once
+  assert.ok(Date.now() - sent < 2500, `stopped ${Date.now() - sent} ms after the signal`);
   assert.equal(existsSync(out), false);
+});
+
+test('Ctrl-C while the model is a FIFO no one writes to ends the process (130 as a shell sees it)', { timeout: 60_000 }, async () => {
+  const fifo = join(work, 'nobody.stl');
+  if (spawnSync('mkfifo', [fifo]).status !== 0) return; // no mkfifo here: nothing to test
+  const child = spawn(process.execPath, [bin, 'slice', fifo, '-o', join(work, 'nobody.gcode')], { cwd: work });
+  const closed = new Promise<[number | null, string | null]>((r) => child.on('close', (code, signal) => r([code, signal])));
+  await new Promise((r) => setTimeout(r, 1000));
+  const sent = Date.now();
+  child.kill('SIGINT');
+  const [code, signal] = await closed;
+  // it cannot stop the read, so after a moment it ends the way Ctrl-C does by default: by the signal
+  assert.ok(code === 130 || signal === 'SIGINT', `code ${code}, signal ${signal}`);
+  assert.ok(Date.now() - sent < 10_000, `ended ${Date.now() - sent} ms after the signal`);
+  rmSync(fifo, { force: true });
 });
 
 test('Ctrl-C during a large slice (worker thread) exits 130 promptly and writes nothing', { timeout: 120_000 }, async () => {

@@ -9,7 +9,7 @@ import type { SliceSettings } from './settings.js';
 import { initGeometry } from './geom/clipper.js';
 import { checkPrintOnBed, placeModels } from './setup/place.js';
 import { layerSpecs } from './setup/layer-heights.js';
-import { CHUNK_LAYERS, batchPlanes, runLayerBatch, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
+import { CHUNK_LAYERS, batchPlanes, runLayerBatchYielding, splitLayers, type BatchModel, type LayerBatch, type LayerExecutor } from './batch.js';
 import { addPrintedModels, encodePlans, packedPlanSource, type EncodedPlans } from './plan/codec.js';
 import type { LayerPlan } from './plan/types.js';
 import { writeGcodeBytes } from './output/gcode-writer.js';
@@ -134,7 +134,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
       all.sections = prepass.sections;
       prepass.sections = undefined;
     }
-    const r = runLayerBatch(all, onLayer, signal, { onChunk, chunkLayers: CHUNK_LAYERS });
+    const r = await runLayerBatchYielding(all, onLayer, signal, { onChunk, chunkLayers: CHUNK_LAYERS });
     mergeTimings(timings, r.timings);
   }
   timings.layers = performance.now() - t0;
