@@ -346,6 +346,19 @@ test('Ctrl-C during a large slice (worker thread) exits 130 promptly and writes 
   assert.equal(existsSync(out), false);
 });
 
+test('standard output closed early (| head) ends the command quietly; a full disk is one line and exit 1', () => {
+  // a pipe whose reader leaves after a few bytes: no stack trace, the command's own exit code
+  const piped = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" printers --json | head -c 10 >/dev/null; echo "status $?"`], { encoding: 'utf8', cwd: work });
+  assert.doesNotMatch(piped.stderr, /Error|at /, piped.stderr);
+  if (existsSync('/dev/full')) {
+    for (const args of [['printers'], ['slice', cube, '-o', join(work, 'full.gcode'), '--json']]) {
+      const r = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" ${args.map((a) => `"${a}"`).join(' ')} > /dev/full`], { encoding: 'utf8', cwd: work });
+      assert.equal(r.status, 1, r.stderr);
+      assert.deepEqual(lines(r.stderr), ['stratum: cannot write to standard output: ENOSPC']);
+    }
+  }
+});
+
 // ── catalogue ───────────────────────────────────────────────────────────────────────────────
 
 test('printers lists at least 30 presets, as a table and as JSON', () => {

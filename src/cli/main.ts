@@ -1,6 +1,7 @@
 // `stratum <command>`: the command-line entry point (bin/stratum.js imports this file).
 // Each command lives in its own module, loaded only when asked for, so `stratum printers` does not
 // load the engine and a command whose module is missing fails alone with a clear message.
+import { guardStdout } from './stdout-errors.js';
 import { readFileSync } from 'node:fs';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, describeError } from './errors.js';
 import { reportError } from './report-error.js';
@@ -78,6 +79,7 @@ async function loadCommand(name: string): Promise<CommandRun> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  guardStdout();
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     // `stratum help --help` is a request for help as well
