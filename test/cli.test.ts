@@ -290,6 +290,16 @@ test('inputs are read up to 512 MiB: a larger file fails at once, an endless dev
   assert.match(readFileSync(join(work, 'stdin.gcode'), 'utf8'), /^;LAYER_COUNT:100$/m);
 });
 
+test('a blank printer, filament or quality name is a usage error (exit 2), not the default preset', () => {
+  for (const [flag, value] of [['--printer', ''], ['-p', '   '], ['--filament', ''], ['--quality', ' ']]) {
+    const out = join(work, 'blank.gcode');
+    const r = stratum('slice', cube, '-o', out, flag, value);
+    assert.equal(r.code, 2, `${flag} '${value}': ${r.stderr}`);
+    assert.match(r.stderr, /needs a name, not a blank/);
+    assert.equal(existsSync(out), false);
+  }
+});
+
 test('an unknown printer fails with exit 1 naming close matches', () => {
   const out = join(work, 'printer.gcode');
   const r = stratum('slice', cube, '-o', out, '--printer', 'Creality Endr 3');
@@ -508,6 +518,8 @@ test('--set values are typed from their text; --support maps n/e/b', () => {
     startGcode: 'G28\nG29',
     machineName: 'My = printer',
   });
+  // a choice in any case is spelled as its list spells it, as --format fcode is
+  assert.deepEqual(parseSetArgs(['outputFormat=fcode', 'infillPattern=Gyroid', 'seamPosition=nonsense']), { outputFormat: 'FCODE', infillPattern: 'gyroid', seamPosition: 'nonsense' });
   assert.deepEqual([parseSupport('n'), parseSupport('e'), parseSupport('B')], ['none', 'everywhere', 'buildplate']);
   assert.throws(() => parseSupport('x'), /--support/);
   assert.throws(() => parseSetArgs(['=3']), /key=value/);

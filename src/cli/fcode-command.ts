@@ -56,8 +56,8 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   const [action, file, ...extra] = positionals;
-  if (action === undefined) throw new UsageError('fcode: missing decode, encode or info', 'fcode');
-  if (!(ACTIONS as readonly string[]).includes(action)) throw new UsageError(`fcode: unknown action "${action}" (decode, encode, info)`, 'fcode');
+  if (action === undefined) throw new UsageError('missing decode, encode or info', 'fcode');
+  if (!(ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action "${action}" (decode, encode, info)`, 'fcode');
   if (file === undefined) throw new UsageError(`${action}: missing FILE`, 'fcode');
   if (extra.length > 0) throw new UsageError(`fcode ${action}: one FILE at a time`, 'fcode');
   const act = action as Action;

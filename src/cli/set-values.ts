@@ -2,6 +2,7 @@
 // `--set infillDensity=15 --set monotonicSkin=false --set infillPattern=gyroid` just works.
 import { DECIMAL_TEXT } from '../engine/mesh/text-scan.js';
 import { UsageError } from './errors.js';
+import { settingSpec } from '../profiles/settings-schema.js';
 
 /** true/false → boolean, a decimal number → number, "quoted" → JSON string (escapes), else the text. */
 export function parseSetValue(text: string): string | number | boolean {
@@ -22,6 +23,13 @@ export function parseSetValue(text: string): string | number | boolean {
   return text;
 }
 
+/** A choice setting's value in the case its list spells it (`outputFormat=fcode` is FCODE, as `--format fcode` is). */
+function enumCase(key: string, value: string | number | boolean): string | number | boolean {
+  const spec = settingSpec(key);
+  if (spec?.type !== 'enum' || typeof value !== 'string') return value;
+  return spec.values.find((v) => v.toLowerCase() === value.trim().toLowerCase()) ?? value;
+}
+
 /** Turns repeated `key=value` arguments into an overrides object (a later key wins). */
 export function parseSetArgs(args: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -30,7 +38,7 @@ export function parseSetArgs(args: readonly string[]): Record<string, unknown> {
     const key = eq < 0 ? '' : arg.slice(0, eq).trim();
     if (!key) throw new UsageError(`--set expects key=value, got "${arg}"`, 'slice');
     // an own key whatever it is called: `--set __proto__=1` must reach validation as an unknown setting
-    Object.defineProperty(out, key, { value: parseSetValue(arg.slice(eq + 1)), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, { value: enumCase(key, parseSetValue(arg.slice(eq + 1))), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -105,9 +105,14 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
     },
   });
   if (values.help) return 'help';
-  if (positionals.length === 0) throw new UsageError('slice: missing MODEL', 'slice');
-  if (positionals.length > MAX_MODELS) throw new UsageError(`slice: at most ${MAX_MODELS} models at a time, got ${positionals.length}`, 'slice');
+  if (positionals.length === 0) throw new UsageError('missing MODEL', 'slice');
+  if (positionals.length > MAX_MODELS) throw new UsageError(`at most ${MAX_MODELS} models at a time, got ${positionals.length}`, 'slice');
   if (!values.output) throw new UsageError(positionals.length > 1 ? 'missing -o DIR' : 'missing -o OUT', 'slice');
+  // a blank name (an unset "$PRINTER" in a script) is no preset: it must not slice for the default one
+  const named = [['--printer', values.printer, 'printers'], ['--filament', values.filament, 'filaments'], ['--quality', values.quality, 'qualities']] as const;
+  for (const [flag, value, list] of named) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} needs a name, not a blank (see \`stratum ${list}\`)`, 'slice');
+  }
   const overrides = parseSetArgs(values.set ?? []);
   // The dedicated flag wins over a --set of the same setting.
   if (values.support !== undefined) overrides.supportType = parseSupport(values.support);
