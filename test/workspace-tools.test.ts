@@ -61,6 +61,11 @@ test('pointcloud: PC_SV bytes are little-endian doubles, x-major, z fastest, sam
   assert.equal(await main(['pointcloud', '--dims', '2,2', '--hardness', 'x', '-o', out]), 2);
   assert.throws(() => sampleGrid([1, 1, 1], hardnessFunction('x / 0 - Infinity')), /not a finite number/);
   assert.equal(sampleGrid([1, 1, 2], hardnessFunction('max(x, z) + PI'))[1], 0.75 + Math.PI);
+  assert.equal(sampleGrid([1, 1, 1], hardnessFunction('1e2 * x + .5e1'))[0], 55);
+  // arithmetic only: no other names, strings or brackets (a file written, the process ended, a loop for ever)
+  for (const expr of ['process.exit(0)', '(()=>{while(1);})()', "x['constructor']", 'x.constructor', 'globalThis', 'this', '`${x}`']) {
+    assert.throws(() => hardnessFunction(expr), /unknown name|holds a character/, expr);
+  }
 });
 
 test('PC_SV: wrong size and non-finite values are refused with the voxel named', () => {

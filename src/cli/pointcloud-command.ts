@@ -9,8 +9,9 @@ export const POINTCLOUD_USAGE = `usage: stratum pointcloud --dims NX,NY,NZ --har
 
 Writes a PC_SV file: NX·NY·NZ little-endian doubles, x-major, z fastest. Each value is the Shore
 hardness at a voxel centre, computed by EXPR from x, y, z (each 0…1 across the grid's box, which
-is the bounding box of the modifier whose FileReference names the file). EXPR is a JavaScript
-expression; Math functions (min, max, sin, abs, …) may be used without "Math.".
+is the bounding box of the modifier whose FileReference names the file). EXPR is arithmetic in
+JavaScript's syntax: numbers, x, y, z, operators, comparisons, ?: and Math's functions and constants
+without "Math." (min, max, sin, abs, PI, …); nothing else (no strings, brackets or other names).
 
 options:
   -d, --dims NX,NY,NZ      voxel counts along x, y, z (the task's arrayDimensions)
@@ -19,8 +20,22 @@ options:
   -h, --help               this text
 `;
 
+/** What an expression may hold besides names: numbers, operators, parentheses, commas, ?: and spaces. */
+const EXPRESSION_CHARS = /^[\w$\s.+\-*/%()<>=!&|^~?:,]*$/;
+
 export function hardnessFunction(expr: string): (x: number, y: number, z: number) => number {
   const names = Object.getOwnPropertyNames(Math);
+  // arithmetic only: with no names but x, y, z and Math's, and no strings or brackets, an
+  // expression cannot reach `process` (a file written, the process ended) or loop for ever
+  if (!EXPRESSION_CHARS.test(expr)) {
+    throw new UsageError(`--hardness "${expr}" holds a character an arithmetic expression does not need (strings, brackets, braces, ;)`, 'pointcloud');
+  }
+  const allowed = new Set(['x', 'y', 'z', 'Infinity', 'NaN', ...names]);
+  // numbers first, so that the exponent of 1e2 is not read as a name
+  for (const [name] of expr.matchAll(/(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[A-Za-z_$][\w$]*/g)) {
+    if (/^[\d.]/.test(name)) continue;
+    if (!allowed.has(name)) throw new UsageError(`--hardness "${expr}": unknown name "${name}" (x, y, z and Math's functions: min, max, sin, abs, PI, …)`, 'pointcloud');
+  }
   let fn: (x: number, y: number, z: number, ...m: unknown[]) => unknown;
   try {
     // the user's own expression on the user's own machine: Math's names are passed in as parameters
