@@ -107,6 +107,13 @@ test('binary STL with NaN or huge coordinates is refused', () => {
   badModel(() => parseModel(binaryStl(inf), 'i.stl'), /infinite/);
   const far = cubeTris.map((v) => v * 1e6);
   badModel(() => parseModel(binaryStl(far), 'f.stl'), /beyond ±1000000 mm/);
+  // one corner of one triangle far out: its triangle turns degenerate in float arithmetic, and was
+  // dropped as a repair with a warning
+  for (const v of [1e20, 3e38, -1e9]) {
+    const one = cubeTris.slice();
+    one[3] = v;
+    badModel(() => parseModel(binaryStl(one), 'one.stl'), /beyond ±1000000 mm \(a corner at/);
+  }
 });
 
 test('degenerate triangles are dropped and counted; none left is an error', () => {
