@@ -355,3 +355,22 @@ test('stratum slice -o x.fcode writes FCode; --format and .gcode override the pr
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('stratum fcode encode refuses what is not G-code: an STL, an FCode file, an empty file (exit 1, nothing written)', async () => {
+  const { fcode } = await slices;
+  const dir = mkdtempSync(path.join(tmpdir(), 'stratum-fcode-not-'));
+  try {
+    writeFileSync(path.join(dir, 'part.stl'), Buffer.concat([Buffer.alloc(80), Buffer.from([12, 0, 0, 0])]));
+    writeFileSync(path.join(dir, 'ascii.stl'), 'solid a\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid a\n');
+    writeFileSync(path.join(dir, 'twice.gcode'), fcode.output);
+    writeFileSync(path.join(dir, 'empty.gcode'), '');
+    for (const [name, why] of [['part.stl', /binary bytes/], ['ascii.stl', /no G, M or T command/], ['twice.gcode', /FCode already/], ['empty.gcode', /empty/]] as const) {
+      const r = stratum(dir, 'fcode', 'encode', name, '-o', 'out.fcode');
+      assert.equal(r.code, 1, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, why);
+      assert.equal(existsSync(path.join(dir, 'out.fcode')), false);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

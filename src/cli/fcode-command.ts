@@ -88,6 +88,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(info, null, 2) + '\n');
     return EXIT_OK;
   }
+  if (act === 'encode') {
+    const why = notGcode(input);
+    if (why) throw new CliError(`${file} is not G-code to encode: ${why}`);
+  }
   let output: Uint8Array;
   try {
     output = act === 'decode' ? decodeFCode(input).gcode : encodeFCode(input, metadataFromGcode(input));
@@ -100,4 +104,19 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`${values.output}: ${kb(output.length)} from ${kb(input.length)} (${act}d in ${ms.toFixed(0)} ms)\n`);
   }
   return EXIT_OK;
+}
+
+/**
+ * Why `bytes` cannot be G-code, or null: FCode (already encoded), binary bytes, or no command at all.
+ * FCode carries any text faithfully, so an STL given by mistake became a valid file that a printer
+ * would have been fed (`preview` refuses the same file: no layers).
+ */
+function notGcode(bytes: Uint8Array): string | null {
+  if (bytes.length === 0) return 'the file is empty';
+  if (bytes.length >= 4 && bytes[0] === 0x43 && bytes[1] === 0x49 && bytes[2] === 0x52 && bytes[3] === 0) return 'it is FCode already (it starts with CIR\\0)';
+  const head = bytes.subarray(0, 1 << 20);
+  if (head.includes(0)) return 'it holds binary bytes (NUL); an STL or other binary file?';
+  const text = new TextDecoder('latin1').decode(head);
+  if (!/^[ \t]*[GMT]\d/im.test(text)) return 'no G, M or T command in its first MiB';
+  return null;
 }
