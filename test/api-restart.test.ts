@@ -60,6 +60,12 @@ test('serve and keys as processes: first start, SIGTERM and SIGKILL mid-slice, r
   assert.equal(created.status, 0, created.stderr);
   assert.match(created.stdout, /^[0-9a-f]{64}\n$/, 'the key alone on stdout');
   const key = created.stdout.trim();
+  // a name is one short line: the list prints it in a table
+  for (const bad of ['a\nb', 'x'.repeat(101)]) {
+    const refused = keys('create', '--name', bad);
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, /one line without control characters|at most 100 characters/);
+  }
   const listed = keys('list', '--json');
   const [record] = JSON.parse(listed.stdout);
   assert.equal(record.name, 'ci');

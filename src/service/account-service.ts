@@ -44,6 +44,9 @@ class CredentialCache {
   }
 }
 
+/** The longest key name: a label in a table, not a document. */
+const MAX_KEY_NAME = 100;
+
 export class AccountService {
   private readonly cache: CredentialCache;
 
@@ -65,6 +68,9 @@ export class AccountService {
   async createKey(name: string, account?: string): Promise<CreatedKey> {
     const keyName = name.trim();
     if (!keyName) throw new AccountError('a key needs a name');
+    // a label for people, printed in `stratum keys list`'s table: one short line
+    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(keyName)) throw new AccountError('a key name must be one line without control characters');
+    if (keyName.length > MAX_KEY_NAME) throw new AccountError(`a key name may have at most ${MAX_KEY_NAME} characters, not ${keyName.length}`);
     let owner: Account | null;
     if (account) {
       owner = await this.store.findAccount(account);
