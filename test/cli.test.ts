@@ -490,6 +490,10 @@ test('preview draws a layer as a PNG of the asked size with the outer wall in it
   assert.equal(none.code, 1);
   assert.match(none.stderr, /no layer 5; layers run from 0 to 1/);
   assert.equal(stratum('preview', gcode, '-o', png).code, 2, 'missing --layer');
+  // a --view wider than anything drawable is the option's fault: a usage error, not the layer's
+  const wide = stratum('preview', gcode, '--layer', '0', '-o', png, '--view', '0,0,20000,20000');
+  assert.equal(wide.code, 2, wide.stderr);
+  assert.match(wide.stderr, /--view may span at most 10000 mm/);
 });
 
 // ── pieces ──────────────────────────────────────────────────────────────────────────────────

@@ -44,7 +44,7 @@ export function layerBounds(layer: LayerMoves, lineWidth: number): [number, numb
 }
 
 /** Larger layers than this (mm, 10 m) are no printer's: the G-code's coordinates are broken. */
-const MAX_SPAN_MM = 10_000;
+export const MAX_SPAN_MM = 10_000;
 
 export function renderLayer(layer: LayerMoves, opts: RenderOptions): Rendered {
   const view = opts.view ?? layerBounds(layer, opts.lineWidth);

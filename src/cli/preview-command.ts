@@ -8,7 +8,7 @@ import { refuseToReplaceInput } from './same-file.js';
 import { readInputFile } from './read-input.js';
 import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
 import { readGcodeLayer } from './gcode-reader.js';
-import { renderLayer } from './layer-render.js';
+import { MAX_SPAN_MM, renderLayer } from './layer-render.js';
 
 export const PREVIEW_USAGE = `usage: stratum preview GCODE --layer N -o PNG [options]
 
@@ -36,6 +36,10 @@ function parseView(text: string): [number, number, number, number] {
   const parts = text.split(',').map((p) => Number(p.trim()));
   if (parts.length !== 4 || parts.some((v) => !Number.isFinite(v)) || parts[2] <= parts[0] || parts[3] <= parts[1]) {
     throw new UsageError(`--view expects X0,Y0,X1,Y1 in mm with X1 > X0 and Y1 > Y0, got "${text}"`, 'preview');
+  }
+  // the drawing's own limit (layer-render.ts): a wider view is the option's fault, not the G-code's
+  if (Math.max(parts[2]! - parts[0]!, parts[3]! - parts[1]!) > MAX_SPAN_MM) {
+    throw new UsageError(`--view may span at most ${MAX_SPAN_MM} mm (a printer's bed is far smaller), got "${text}"`, 'preview');
   }
   return parts as [number, number, number, number];
 }
