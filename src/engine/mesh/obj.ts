@@ -20,6 +20,9 @@ class Growable<T extends Float32Array | Uint32Array> {
   }
 }
 
+/** Faces with forward vertex references remembered to name one that points past the last vertex. */
+const MAX_FORWARD = 1000;
+
 export function readObj(bytes: Uint8Array): RawMesh {
   const warnings: string[] = [];
   const pos = new Growable(new Float32Array(1 << 12));
@@ -28,6 +31,9 @@ export function readObj(bytes: Uint8Array): RawMesh {
   let badFaces = 0;
   let triangles = 0;
   const len = bytes.length;
+  /** where the first face that could not be used starts (a byte offset), and why */
+  let firstBad: { at: number; why: string } | null = null;
+  const forward: Array<{ at: number; max: number }> = [];
   let i = 0;
   while (i < len) {
     // one line: [i, eol)
@@ -77,8 +83,12 @@ export function readObj(bytes: Uint8Array): RawMesh {
         if (digits === 0 || n === 0 || index < 0) ok = false;
         else face.push(index);
       }
-      if (!ok || face.length < 3) badFaces++;
-      else {
+      if (!ok || face.length < 3) {
+        badFaces++;
+        if (firstBad === null) firstBad = { at: s, why: ok ? 'fewer than 3 vertices' : 'an index that is no vertex number' };
+      } else {
+        // forward references are allowed (checked once every vertex is read): the first few kept to name a bad one
+        if (forward.length < MAX_FORWARD && face.some((v) => v >= nVerts)) forward.push({ at: s, max: Math.max(...face) });
         for (let k = 1; k + 1 < face.length; k++) {
           idx.push(face[0]);
           idx.push(face[k]);
@@ -92,6 +102,8 @@ export function readObj(bytes: Uint8Array): RawMesh {
   let indices = idx.done();
   const total = pos.length / 3;
   if (indices.some((v) => v >= total)) {
+    const beyond = forward.find((f) => f.max >= total);
+    if (beyond && (firstBad === null || beyond.at < firstBad.at)) firstBad = { at: beyond.at, why: `it names vertex ${beyond.max + 1}; the file has ${total}` };
     const kept: number[] = [];
     for (let t = 0; t < indices.length; t += 3) {
       if (indices[t] < total && indices[t + 1] < total && indices[t + 2] < total) kept.push(indices[t], indices[t + 1], indices[t + 2]);
@@ -100,7 +112,10 @@ export function readObj(bytes: Uint8Array): RawMesh {
     indices = Uint32Array.from(kept);
     triangles = kept.length / 3;
   }
-  if (badFaces > 0) warnings.push(`OBJ: skipped ${badFaces} face(s) with fewer than 3 vertices or indices out of range`);
-  if (triangles === 0) throw badModel(pos.length === 0 ? 'OBJ file without vertices or faces' : 'OBJ file without any usable face');
+  const where = firstBad ? `, the first on line ${lineAt(bytes, firstBad.at)} (${firstBad.why})` : '';
+  if (triangles === 0) {
+    throw badModel(pos.length === 0 ? 'OBJ file without vertices or faces' : `OBJ file without any usable face: ${badFaces} skipped${where}`);
+  }
+  if (badFaces > 0) warnings.push(`OBJ: skipped ${badFaces} face(s) with fewer than 3 vertices or indices out of range${where}`);
   return { positions: pos.done(), indices, unitsKnown: false, warnings };
 }
