@@ -165,6 +165,12 @@ function meshObject(id: number, m: { positions: number[]; indices: number[] }): 
 }
 const RELS = `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Target="/3D/3dmodel.model" Id="rel0" Type="http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel"/></Relationships>`;
 
+test('3MF: a model part cut short says so (it was "no object with triangles in the build")', () => {
+  const xml = model3mf('millimeter', meshObject(1, cube), `<item objectid="1"/>`);
+  const cut = xml.slice(0, xml.indexOf('<triangles>') + 40);
+  badModel(() => parseModel(zip({ '_rels/.rels': RELS, '3D/3dmodel.model': cut }), 'cut.3mf'), /model part '\/3D\/3dmodel\.model' is cut short: its XML ends before <\/model>/);
+});
+
 test('3MF: unit, build transforms and components', () => {
   const xml = model3mf(
     'centimeter',

@@ -114,6 +114,7 @@ function parseModelPart(xml: Uint8Array, name: string): ModelPart {
   const part: ModelPart = { unit: 1, objects: new Map(), items: [] };
   let current: ModelObject | null = null;
   let badUnit = '';
+  let closed = false;
   const where = `model part '${name}'`;
   scanXml(xml, {
     start(tag: string, a: XmlAttributes) {
@@ -160,8 +161,11 @@ function parseModelPart(xml: Uint8Array, name: string): ModelPart {
     },
     end(tag: string) {
       if (tag === 'object') current = null;
+      else if (tag === 'model') closed = true;
     },
   });
+  // a part cut short (a truncated download, a bad zip tool) may hold some objects and not others
+  if (!closed) throw badModel(`3MF: ${where} is cut short: its XML ends before </model>`);
   if (badUnit) part.unit = NaN; // reported by the caller, which owns the warnings
   return part;
 }
