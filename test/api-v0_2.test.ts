@@ -55,6 +55,20 @@ function outerWallBounds(gcode: string): { min: number[]; max: number[] } {
 describe('v0.2 over HTTP', () => {
   let t: TestServer;
   const v02 = (path: string, json?: unknown, key: string | null = null) => call(t.url, `/v0.2/${path}`, { key: key ?? t.key, method: 'POST', ...(json !== undefined ? { json } : {}) });
+  /** Uploads an STL through UploadFile, slices it for `printer` and waits for progress "1": the task id. */
+  const finishedTask = async (fileName: string, stl: Uint8Array, printer: string): Promise<string> => {
+    const up = await call(t.url, `/v0.2/UploadFile?filename=${fileName}`, { key: t.key, body: stl, headers: { 'Content-Type': 'application/octet-stream' } });
+    const start = await v02('StartSlicingTask', { fileName, fileId: up.body.result.fileId, supportType: 'n', printerModel: printer });
+    assert.equal(start.status, 200, start.text);
+    const taskId: string = start.body.result.taskId;
+    let progress = '';
+    for (let i = 0; i < 300 && progress !== '1' && progress !== '-1'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      progress = (await v02('GetProgress', { taskId })).body.result.progress;
+    }
+    assert.equal(progress, '1');
+    return taskId;
+  };
   before(async () => {
     t = await startTestServer();
   });
@@ -119,16 +133,7 @@ describe('v0.2 over HTTP', () => {
   });
 
   test('IdeaWerk-Speed, the legacy FCode printer: the download is <model>.fcode and starts with the FCode magic', async () => {
-    const up = await call(t.url, '/v0.2/UploadFile?filename=part.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 10, 10, 4))), headers: { 'Content-Type': 'application/octet-stream' } });
-    const start = await v02('StartSlicingTask', { fileName: 'part.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'IdeaWerk-Speed' });
-    assert.equal(start.status, 200, start.text);
-    const taskId = start.body.result.taskId;
-    let progress = '';
-    for (let i = 0; i < 300 && progress !== '1' && progress !== '-1'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      progress = (await v02('GetProgress', { taskId })).body.result.progress;
-    }
-    assert.equal(progress, '1');
+    const taskId = await finishedTask('part.stl', binaryStl(soup(box(0, 0, 0, 10, 10, 4))), 'IdeaWerk-Speed');
     // a HEAD request names the file but does not use up the one download
     const head = await call(t.url, `/v0.2/DownloadFile?taskId=${taskId}`, { key: t.key, method: 'HEAD' });
     assert.equal(head.status, 200);
@@ -141,16 +146,7 @@ describe('v0.2 over HTTP', () => {
   });
 
   test('a download the client breaks off leaves the file, though the kernel had taken all of it', async () => {
-    const up = await call(t.url, '/v0.2/UploadFile?filename=cal.stl', { key: t.key, body: new Uint8Array(readFileSync(CUBE_STL)), headers: { 'Content-Type': 'application/octet-stream' } });
-    const start = await v02('StartSlicingTask', { fileName: 'cal.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'Creality Ender 3' });
-    assert.equal(start.status, 200, start.text);
-    const taskId = start.body.result.taskId;
-    let progress = '';
-    for (let i = 0; i < 300 && progress !== '1' && progress !== '-1'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      progress = (await v02('GetProgress', { taskId })).body.result.progress;
-    }
-    assert.equal(progress, '1');
+    const taskId = await finishedTask('cal.stl', new Uint8Array(readFileSync(CUBE_STL)), 'Creality Ender 3');
     // read the first bytes of the ~250 KB answer (all of it fits in the loopback's socket buffers, so
     // the server finished sending at once), then hang up with the rest unread: the kernel resets
     const { port } = new URL(t.url);
@@ -275,32 +271,21 @@ describe('v0.2 over HTTP', () => {
     assert.equal(stored(), before);
   });
 
-  test('JSON sent under the form content type (curl -d without a Content-Type) is read as JSON', async () => {
-    const res = await fetch(`${t.url}/v0.2/GetProgress`, {
-      method: 'POST',
-      headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: ' {"taskid":"7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11"}',
-    });
-    const body = await res.json();
-    // the task id was read (unknown task), not missing (URE000 "taskid is required")
-    assert.equal(res.status, 404, JSON.stringify(body));
-    assert.equal(body.error.errorCode, 'URE005');
+  test('JSON sent under the form content type (curl -d without a Content-Type) or as text/json is read as JSON', async () => {
+    const progress = async (contentType: string, body: string) => {
+      const res = await fetch(`${t.url}/v0.2/GetProgress`, { method: 'POST', headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': contentType }, body });
+      return { status: res.status, body: await res.json() };
+    };
+    const unknown = '7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11';
+    // the task id was read (unknown task), not missing (URE000 "taskid is required"): under a form's
+    // type, and as text/json, which ASP.NET read as JSON
+    for (const type of ['application/x-www-form-urlencoded', 'text/json']) {
+      const r = await progress(type, ` {"taskid":"${unknown}"}`);
+      assert.equal(r.status, 404, `${type}: ${JSON.stringify(r.body)}`);
+      assert.equal(r.body.error.errorCode, 'URE005');
+    }
     // a real form still reads as a form
-    const formRes = await fetch(`${t.url}/v0.2/GetProgress`, {
-      method: 'POST',
-      headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'taskid=7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11',
-    });
-    assert.equal(formRes.status, 404);
-    // text/json, which ASP.NET read as JSON
-    const textJson = await fetch(`${t.url}/v0.2/GetProgress`, {
-      method: 'POST',
-      headers: { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': 'text/json' },
-      body: '{"taskid":"7d0c7a0e-2f7e-4c55-9b63-6f6e1d3b2a11"}',
-    });
-    const textJsonBody = await textJson.json();
-    assert.equal(textJson.status, 404, JSON.stringify(textJsonBody));
-    assert.equal(textJsonBody.error.errorCode, 'URE005');
+    assert.equal((await progress('application/x-www-form-urlencoded', `taskid=${unknown}`)).status, 404);
   });
 
   test('null position, scale and rotation (a serialiser writing unset properties) are the identity', async () => {
