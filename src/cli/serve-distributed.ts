@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { buildApp } from '../api/build-app.js';
 import { closeWithinGrace } from '../api/close-app.js';
 import { opsRoutes } from '../api/ops-routes.js';
+import { SHARED_SCHEMAS } from '../api/schemas.js';
 import { createLogger } from '../api/start-server.js';
 import type { ServiceConfig } from '../service/config.js';
 import { DistributedRuntime, type DistributedRuntimeOptions } from '../service/distributed-runtime.js';
@@ -33,6 +34,8 @@ export async function startDistributed(
     } else if (config.opsPort > 0) {
       // health and metrics of a worker (its slice durations are counted here, not in the API processes)
       app = Fastify({ logger: false });
+      // the error bodies the routes declare by reference (431; a private /metrics' 401)
+      for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
       await app.register(opsRoutes, { core: runtime });
       await app.listen({ port: config.opsPort, host: config.host });
     }

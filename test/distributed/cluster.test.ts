@@ -271,6 +271,12 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
     assert.match(metrics.text, /^stratum_workers 1$/m);
     assert.match(metrics.text, /^stratum_queue_depth \d+$/m);
     assert.equal((await call(w.url, '/v1/stl/tasks', { key })).status, 404, 'no API on a worker');
+    // private metrics: the key is asked for (the routes' error schemas resolve on a worker's server too)
+    const privatePort = await freePort();
+    const p = await cluster.spawn('worker', { STRATUM_OPS_PORT: String(privatePort), STRATUM_METRICS_PUBLIC: 'false' });
+    assert.equal((await call(p.url, '/metrics')).status, 401);
+    assert.equal((await call(p.url, '/metrics', { key })).status, 200);
+    await p.kill('SIGTERM');
   });
 
   test('a process with another S3_BUCKET or S3_PREFIX than the database\'s files is refused at start', async () => {
