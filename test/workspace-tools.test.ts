@@ -62,10 +62,23 @@ test('pointcloud: PC_SV bytes are little-endian doubles, x-major, z fastest, sam
   assert.throws(() => sampleGrid([1, 1, 1], hardnessFunction('x / 0 - Infinity')), /not a finite number/);
   assert.equal(sampleGrid([1, 1, 2], hardnessFunction('max(x, z) + PI'))[1], 0.75 + Math.PI);
   assert.equal(sampleGrid([1, 1, 1], hardnessFunction('1e2 * x + .5e1'))[0], 55);
-  // arithmetic only: no other names, strings or brackets (a file written, the process ended, a loop for ever)
-  for (const expr of ['process.exit(0)', '(()=>{while(1);})()', "x['constructor']", 'x.constructor', 'globalThis', 'this', '`${x}`']) {
-    assert.throws(() => hardnessFunction(expr), /unknown name|holds a character/, expr);
+  // the operators, as JavaScript reads them
+  const value = (expr: string) => hardnessFunction(expr)(0.25, 0.5, 1);
+  assert.equal(value('x < 0.5 ? 90 : 60'), 90);
+  assert.equal(value('x >= 0.5 ? 90 : y == 0.5 && z != 0 ? 70 : 60'), 70);
+  assert.equal(value('2 ** 3 ** 2'), 512);
+  assert.equal(value('-x * 4 + 100 % 7'), 1);
+  assert.equal(value('max(x, y, z) + min(1, 2) - abs(-3)'), -1);
+  assert.equal(value('!0 + !5 + (x || 7) + (0 || 7)'), 8.25);
+  // arithmetic only, read by a parser of our own: no other names, strings, brackets, assignments or
+  // functions (a file written, the process ended, a property set on Math, a loop for ever)
+  for (const expr of [
+    'process.exit(0)', '(()=>{while(1);})()', "x['constructor']", 'x.constructor', 'globalThis', 'this', '`${x}`',
+    '(abs => abs(abs, 60))((abs, x) => x > 0 ? abs(abs, x-1) + abs(abs, x-1) : 0)', 'Infinity = 1', 'abs.PI = 5', '(...abs) => abs', '/x/', 'x = 5', 'min(', '1 +', '(1',
+  ]) {
+    assert.throws(() => hardnessFunction(expr), /--hardness/, expr);
   }
+  assert.equal(typeof Math.abs, 'function');
 });
 
 test('PC_SV: wrong size and non-finite values are refused with the voxel named', () => {

@@ -1,9 +1,10 @@
 // `stratum pointcloud --dims nx,ny,nz --hardness EXPR -o FILE.pcsv`: a PC_SV shore-value file from a
 // grid and a hardness function of the voxel centre (x, y, z each 0…1 across the modifier's box).
+import { ExpressionError, parseHardness, type Hardness } from './hardness-expression.js';
 import { parseArgs } from 'node:util';
 import { encodePointCloud, MAX_VOXELS } from '../service/workspace/point-cloud.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
+import { CliError, EXIT_OK, UsageError, writeError } from './errors.js';
 
 export const POINTCLOUD_USAGE = `usage: stratum pointcloud --dims NX,NY,NZ --hardness EXPR -o FILE.pcsv
 
@@ -20,32 +21,16 @@ options:
   -h, --help               this text
 `;
 
-/** What an expression may hold besides names: numbers, operators, parentheses, commas, ?: and spaces. */
-const EXPRESSION_CHARS = /^[\w$\s.+\-*/%()<>=!&|^~?:,]*$/;
-
 export function hardnessFunction(expr: string): (x: number, y: number, z: number) => number {
-  const names = Object.getOwnPropertyNames(Math);
-  // arithmetic only: with no names but x, y, z and Math's, and no strings or brackets, an
-  // expression cannot reach `process` (a file written, the process ended) or loop for ever
-  if (!EXPRESSION_CHARS.test(expr)) {
-    throw new UsageError(`--hardness "${expr}" holds a character an arithmetic expression does not need (strings, brackets, braces, ;)`, 'pointcloud');
-  }
-  const allowed = new Set(['x', 'y', 'z', 'Infinity', 'NaN', ...names]);
-  // numbers first, so that the exponent of 1e2 is not read as a name
-  for (const [name] of expr.matchAll(/(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[A-Za-z_$][\w$]*/g)) {
-    if (/^[\d.]/.test(name)) continue;
-    if (!allowed.has(name)) throw new UsageError(`--hardness "${expr}": unknown name "${name}" (x, y, z and Math's functions: min, max, sin, abs, PI, …)`, 'pointcloud');
-  }
-  let fn: (x: number, y: number, z: number, ...m: unknown[]) => unknown;
+  let fn: Hardness;
   try {
-    // the user's own expression on the user's own machine: Math's names are passed in as parameters
-    fn = new Function('x', 'y', 'z', ...names, `"use strict"; return (${expr});`) as typeof fn;
+    fn = parseHardness(expr);
   } catch (err) {
-    throw new UsageError(`--hardness "${expr}" is not an expression: ${(err as Error).message}`, 'pointcloud');
+    if (!(err instanceof ExpressionError)) throw err;
+    throw new UsageError(`--hardness "${expr}": ${err.message}`, 'pointcloud');
   }
-  const mathValues = names.map((n) => (Math as unknown as Record<string, unknown>)[n]);
   return (x, y, z) => {
-    const v = fn(x, y, z, ...mathValues);
+    const v = fn(x, y, z);
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       throw new CliError(`--hardness "${expr}" gives ${String(v)} at x=${x}, y=${y}, z=${z}: not a finite number`);
     }
@@ -99,7 +84,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     await writeFileAtomic(values.output, encodePointCloud(grid));
   } catch (err) {
-    throw new CliError(fsErrorMessage('write', values.output, err));
+    throw writeError(values.output, err);
   }
   let lo = Infinity, hi = -Infinity;
   for (const v of grid) {
