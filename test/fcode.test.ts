@@ -364,6 +364,9 @@ test('stratum fcode encode refuses what is not G-code: an STL, an FCode file, an
     writeFileSync(path.join(dir, 'ascii.stl'), 'solid a\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid a\n');
     writeFileSync(path.join(dir, 'twice.gcode'), fcode.output);
     writeFileSync(path.join(dir, 'empty.gcode'), '');
+    // line-numbered G-code, as hosts that add checksums write it, is G-code
+    writeFileSync(path.join(dir, 'numbered.gcode'), 'N1 G28*18\nN2 G1 X10 Y10 F3000*85\n');
+    assert.equal(stratum(dir, 'fcode', 'encode', 'numbered.gcode', '-o', 'numbered.fcode', '--quiet').code, 0);
     for (const [name, why] of [['part.stl', /binary bytes/], ['ascii.stl', /no G, M or T command/], ['twice.gcode', /FCode already/], ['empty.gcode', /empty/]] as const) {
       const r = stratum(dir, 'fcode', 'encode', name, '-o', 'out.fcode');
       assert.equal(r.code, 1, `${name}: ${r.stderr}`);

@@ -74,3 +74,16 @@ export function describeError(err: unknown): string {
 export function isCancelled(err: unknown): boolean {
   return err instanceof Error && (err.name === 'SliceCancelled' || err.name === 'AbortError');
 }
+
+/**
+ * The reader of the output went away (`stratum slice m.stl -o /dev/stdout | head`): it has seen
+ * enough, so the command ends quietly with its exit code so far, as for standard output itself
+ * (stdout-errors.ts); the top of the command (report-error.ts) knows it.
+ */
+export class ReaderGone extends Error {}
+
+/** The error for a failed write of `file`: ReaderGone for a closed pipe, else a CliError naming why. */
+export function writeError(file: string, err: unknown): Error {
+  if ((err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') return new ReaderGone(`${file}: the reader closed the pipe`);
+  return new CliError(fsErrorMessage('write', file, err));
+}

@@ -5,7 +5,7 @@ import { decodeFCode, encodeFCode, FCodeError, metadataFromGcode } from '../engi
 import { writeFileAtomic } from './atomic-write.js';
 import { refuseToReplaceInput } from './same-file.js';
 import { readInputFile } from './read-input.js';
-import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
+import { CliError, EXIT_OK, UsageError, writeError } from './errors.js';
 
 export const FCODE_USAGE = `usage: stratum fcode <decode|encode|info> FILE [options]
 
@@ -29,7 +29,7 @@ async function writeOutput(file: string, bytes: Uint8Array): Promise<void> {
   try {
     await writeFileAtomic(file, bytes);
   } catch (err) {
-    throw new CliError(fsErrorMessage('write', file, err));
+    throw writeError(file, err);
   }
 }
 
@@ -114,9 +114,10 @@ export async function run(argv: string[]): Promise<number> {
 function notGcode(bytes: Uint8Array): string | null {
   if (bytes.length === 0) return 'the file is empty';
   if (bytes.length >= 4 && bytes[0] === 0x43 && bytes[1] === 0x49 && bytes[2] === 0x52 && bytes[3] === 0) return 'it is FCode already (it starts with CIR\\0)';
-  const head = bytes.subarray(0, 1 << 20);
-  if (head.includes(0)) return 'it holds binary bytes (NUL); an STL or other binary file?';
-  const text = new TextDecoder('latin1').decode(head);
-  if (!/^[ \t]*[GMT]\d/im.test(text)) return 'no G, M or T command in its first MiB';
+  if (bytes.subarray(0, 1 << 20).includes(0)) return 'it holds binary bytes (NUL); an STL or other binary file?';
+  // a command on a line of its own, line-numbered (N12 G1 …*85) or not; past a long comment block
+  // (thumbnails): up to 16 MiB are looked at
+  const text = new TextDecoder('latin1').decode(bytes.subarray(0, 16 << 20));
+  if (!/^[ \t]*(?:N\d+[ \t]*)?[GMT]\d/im.test(text)) return 'no G, M or T command in its first 16 MiB';
   return null;
 }

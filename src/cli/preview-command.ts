@@ -6,7 +6,7 @@ import { PNG } from 'pngjs';
 import { writeFileAtomic } from './atomic-write.js';
 import { refuseToReplaceInput } from './same-file.js';
 import { readInputFile } from './read-input.js';
-import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
+import { CliError, EXIT_OK, UsageError, writeError } from './errors.js';
 import { readGcodeLayer } from './gcode-reader.js';
 import { MAX_SPAN_MM, renderLayer } from './layer-render.js';
 
@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     await writeFileAtomic(values.output, PNG.sync.write(png));
   } catch (err) {
-    throw new CliError(fsErrorMessage('write', values.output, err));
+    throw writeError(values.output, err);
   }
   return EXIT_OK;
 }

@@ -1,7 +1,7 @@
 // How an error that reached the top of a command becomes an exit code and a message on stderr:
 // shared by the full CLI (main.ts), the bundled slice entry (slice-main.ts) and the models of a
 // batch (slice-batch.ts).
-import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE, UsageError, describeError, isCancelled, oneLine } from './errors.js';
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, ReaderGone, UsageError, describeError, isCancelled, oneLine } from './errors.js';
 
 function debugStack(err: unknown): void {
   if (process.env.STRATUM_DEBUG === '1') console.error(err);
@@ -9,6 +9,7 @@ function debugStack(err: unknown): void {
 
 export function reportError(command: string, err: unknown): number {
   if (isCancelled(err)) return EXIT_INTERRUPTED;
+  if (err instanceof ReaderGone) return typeof process.exitCode === 'number' ? process.exitCode : EXIT_OK;
   // node:util parseArgs rejects unknown flags and missing values with these codes.
   const code = (err as { code?: string } | null)?.code ?? '';
   if (err instanceof UsageError || code.startsWith('ERR_PARSE_ARGS')) {

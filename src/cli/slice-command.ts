@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { SliceStats } from '../engine/index.js';
 import { resolveSettings } from '../profiles/index.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { CliError, EXIT_INTERRUPTED, EXIT_OK, UsageError, fsErrorMessage, isCancelled } from './errors.js';
+import { CliError, EXIT_INTERRUPTED, EXIT_OK, isCancelled, UsageError, writeError } from './errors.js';
 import { fixed, formatDuration } from './format.js';
 import { createProgressBar, type ProgressBar } from './progress-bar.js';
 import { parseSetArgs, parseSupport } from './set-values.js';
@@ -154,7 +154,7 @@ export async function checkOutput(output: string, model: string): Promise<void> 
     if (!(await stat(dir)).isDirectory()) throw new CliError(`cannot write ${output}: ${dir} is not a directory`);
   } catch (err) {
     if (err instanceof CliError) throw err;
-    throw new CliError(fsErrorMessage('write', output, err));
+    throw writeError(output, err);
   }
   const existing = await stat(output).catch(() => null);
   if (existing?.isDirectory()) throw new CliError(`cannot write ${output}: is a directory`);
@@ -205,7 +205,7 @@ export async function sliceToFile(
       await writeFileAtomic(output, result.output, signal);
     } catch (err) {
       if (isCancelled(err)) throw err;
-      throw new CliError(fsErrorMessage('write', output, err));
+      throw writeError(output, err);
     }
     const { stats, format, triangles } = result;
     return {

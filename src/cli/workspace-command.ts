@@ -8,7 +8,7 @@ import { boxMesh, centreOnBed, workspaceFile, type Vec3, type WorkspaceEntryInpu
 import { meshBox } from '../service/workspace/read-mesh.js';
 import { checkFileName } from '../service/file-rules.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { CliError, EXIT_OK, UsageError, fsErrorMessage } from './errors.js';
+import { EXIT_OK, UsageError, writeError } from './errors.js';
 import { parseModifierArg } from './modifier-arg.js';
 import { refuseToReplaceInput } from './same-file.js';
 import { readInputFile } from './read-input.js';
@@ -88,7 +88,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     await writeFileAtomic(values.output, new TextEncoder().encode(JSON.stringify(workspaceFile(entries))));
   } catch (err) {
-    throw new CliError(fsErrorMessage('write', values.output, err));
+    throw writeError(values.output, err);
   }
   const mm = (p: number[]) => p.map((v) => v.toFixed(2)).join(', ');
   process.stderr.write(

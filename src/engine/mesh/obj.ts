@@ -88,7 +88,7 @@ export function readObj(bytes: Uint8Array): RawMesh {
         if (firstBad === null) firstBad = { at: s, why: ok ? 'fewer than 3 vertices' : 'an index that is no vertex number' };
       } else {
         // forward references are allowed (checked once every vertex is read): the first few kept to name a bad one
-        if (forward.length < MAX_FORWARD && face.some((v) => v >= nVerts)) forward.push({ at: s, max: Math.max(...face) });
+        if (forward.length < MAX_FORWARD && face.some((v) => v >= nVerts)) forward.push({ at: s, max: face.reduce((m, v) => (v > m ? v : m), 0) });
         for (let k = 1; k + 1 < face.length; k++) {
           idx.push(face[0]);
           idx.push(face[k]);
