@@ -117,7 +117,7 @@ test('binary STL with NaN or huge coordinates is refused', () => {
   for (const v of [1e20, 3e38, -1e9]) {
     const one = cubeTris.slice();
     one[3] = v;
-    badModel(() => parseModel(binaryStl(one), 'one.stl'), /beyond ±1000000 mm \(a corner at/);
+    badModel(() => parseModel(binaryStl(one), 'one.stl'), /beyond ±1000000 mm \(a vertex at/);
   }
 });
 

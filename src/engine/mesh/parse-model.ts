@@ -173,12 +173,9 @@ function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings
   const triangles = raw.indices ? raw.indices.length / 3 : p.length / 9;
   if (triangles > MAX_TRIANGLES) throw tooManyTriangles(triangles.toLocaleString('en-US'));
 
-  const { mesh, collapsed, flat, repeated, cancelled, nonFinite } = weld(p, raw.indices);
+  const { mesh, collapsed, flat, repeated, cancelled, nonFinite, far } = weld(p, raw.indices);
   if (nonFinite) throw badModel(`'${fileName}' (${FORMAT_NAME[format]}) has a vertex coordinate that is ${nonFinite}`);
-  // before the degenerate triangles go: a corner far out (a corrupt coordinate, 1e20) makes its
-  // triangle degenerate in float arithmetic, and it was dropped as if that were a repair
-  const far = farCorner(p, raw.indices);
-  if (far !== null) throw badModel(`'${fileName}' has coordinates beyond ±${MAX_COORD_MM} mm (a corner at ${far}): not a printable model`);
+  if (far !== null) throw badModel(`'${fileName}' has coordinates beyond ±${MAX_COORD_MM} mm (a vertex at ${far}): not a printable model`);
   if (mesh.indices.length === 0) {
     const dropped = droppedText(triangles, collapsed + flat, repeated, cancelled);
     if (!emptyOk) throw badModel(`'${fileName}' has no triangles left after dropping ${dropped}`);
@@ -208,18 +205,4 @@ function cleanMesh(raw: RawMesh, format: ModelFormat, fileName: string, warnings
     }
   }
   return mesh;
-}
-
-/** A triangle corner's coordinate beyond ±MAX_COORD_MM (whatever the unit: metres are smaller), or null. */
-function farCorner(positions: Float32Array, indices: Uint32Array | null): number | null {
-  const check = (v: number) => v > MAX_COORD_MM || v < -MAX_COORD_MM;
-  if (indices === null) {
-    for (let i = 0; i < positions.length; i++) if (check(positions[i]!)) return positions[i]!;
-    return null;
-  }
-  for (let t = 0; t < indices.length; t++) {
-    const k = 3 * indices[t]!;
-    for (let a = 0; a < 3; a++) if (check(positions[k + a]!)) return positions[k + a]!;
-  }
-  return null;
 }

@@ -7,6 +7,7 @@
 // that has not run yet would otherwise throw the optimised code away (costly on a one-shot parse).
 import type { Mesh } from '../types.js';
 import { dropDuplicateTriangles } from './duplicates.js';
+import { MAX_COORD_MM } from './raw-mesh.js';
 import { firstOfEqual, probeBudget } from './first-of-equal.js';
 
 export interface WeldResult {
@@ -21,6 +22,11 @@ export interface WeldResult {
   cancelled: number;
   /** set when some coordinate is NaN or infinite (the mesh is then unusable) */
   nonFinite: 'NaN' | 'infinite' | null;
+  /**
+   * a coordinate beyond ±MAX_COORD_MM, when some vertex has one (a corrupt value, 1e20: found here,
+   * before its triangle turns degenerate in float arithmetic and is dropped as if that were a repair)
+   */
+  far: number | null;
 }
 
 /**
@@ -132,11 +138,16 @@ function rehash(uniq: Uint32Array, nu: number, size: number, probes: number): In
   return table;
 }
 
-function firstNonFinite(p: Float32Array): WeldResult['nonFinite'] {
+/** The first coordinate that is not a number, or lies beyond ±MAX_COORD_MM (whatever the unit: metres are smaller). */
+function firstBadCoordinate(p: Float32Array): Pick<WeldResult, 'nonFinite' | 'far'> {
   for (let i = 0; i < p.length; i++) {
-    if (!Number.isFinite(p[i])) return Number.isNaN(p[i]) ? 'NaN' : 'infinite';
+    const v = p[i]!;
+    // one comparison for the usual case; NaN fails it too
+    if (v <= MAX_COORD_MM && v >= -MAX_COORD_MM) continue;
+    if (!Number.isFinite(v)) return { nonFinite: Number.isNaN(v) ? 'NaN' : 'infinite', far: null };
+    return { nonFinite: null, far: v };
   }
-  return null;
+  return { nonFinite: null, far: null };
 }
 
 interface Kept {
@@ -215,11 +226,11 @@ export function weld(positions: Float32Array, indices: Uint32Array | null): Weld
   const bits = new Uint32Array(positions.buffer, positions.byteOffset, nIn * 3);
   const { remap, positions: upos } = uniqueVertices(bits, nIn);
   // every coordinate of the input is among the unique vertices: check them once
-  const nonFinite = firstNonFinite(upos);
-  if (nonFinite) return { mesh: { positions: new Float32Array(0), indices: new Uint32Array(0) }, collapsed: 0, flat: 0, repeated: 0, cancelled: 0, nonFinite };
+  const bad = firstBadCoordinate(upos);
+  if (bad.nonFinite || bad.far !== null) return { mesh: { positions: new Float32Array(0), indices: new Uint32Array(0) }, collapsed: 0, flat: 0, repeated: 0, cancelled: 0, ...bad };
   const nTri = indices ? (indices.length / 3) | 0 : (nIn / 3) | 0;
   const kept = keepTriangles(upos, remap, indices, nTri);
   const unique = dropDuplicateTriangles(kept.tris, kept.count);
   const tris = kept.tris.subarray(0, 3 * unique.count);
-  return { mesh: dropUnused(upos, tris), collapsed: kept.collapsed, flat: kept.flat, repeated: unique.repeated, cancelled: unique.cancelled, nonFinite };
+  return { mesh: dropUnused(upos, tris), collapsed: kept.collapsed, flat: kept.flat, repeated: unique.repeated, cancelled: unique.cancelled, nonFinite: null, far: null };
 }
