@@ -115,9 +115,12 @@ function notGcode(bytes: Uint8Array): string | null {
   if (bytes.length === 0) return 'the file is empty';
   if (bytes.length >= 4 && bytes[0] === 0x43 && bytes[1] === 0x49 && bytes[2] === 0x52 && bytes[3] === 0) return 'it is FCode already (it starts with CIR\\0)';
   if (bytes.subarray(0, 1 << 20).includes(0)) return 'it holds binary bytes (NUL); an STL or other binary file?';
-  // a command on a line of its own, line-numbered (N12 G1 …*85) or not; past a long comment block
-  // (thumbnails): up to 16 MiB are looked at
-  const text = new TextDecoder('latin1').decode(bytes.subarray(0, 16 << 20));
-  if (!/^[ \t]*(?:N\d+[ \t]*)?[GMT]\d/im.test(text)) return 'no G, M or T command in its first 16 MiB';
-  return null;
+  // a command on a line of its own, line-numbered (N12 G1 …*85) or not: found in the first KiB of
+  // almost any file; past a long comment block (thumbnails) up to 16 MiB are looked at
+  const command = /^[ \t]*(?:N\d+[ \t]*)?[GMT]\d/im;
+  for (const size of [1 << 16, 16 << 20]) {
+    if (command.test(new TextDecoder('latin1').decode(bytes.subarray(0, size)))) return null;
+    if (bytes.length <= size) break;
+  }
+  return 'no G, M or T command in its first 16 MiB';
 }

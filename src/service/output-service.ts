@@ -18,10 +18,18 @@ export class OutputService {
     private readonly blobs: BlobStore,
   ) {}
 
-  /** The output's bytes; URE006 when there is no such output for the caller or it has expired. */
-  async open(accountId: string, outputId: string): Promise<Download> {
+  /**
+   * The output's bytes; URE006 when there is no such output for the caller or it has expired.
+   * `unlessClaimed` (v1's download): URE006 as well while a legacy one-time download holds it,
+   * running or waiting to see its client read the file (api/legacy/delivered-whole.ts), since that
+   * download works once through v1 too; checked before the bytes are opened.
+   */
+  async open(accountId: string, outputId: string, opts: { unlessClaimed?: boolean } = {}): Promise<Download> {
     const output = isGuid(outputId) ? await this.store.getOutput(accountId, normaliseGuid(outputId)) : null;
     if (!output) throw fileNotFound(`no output ${outputId.slice(0, 80)}`);
+    if (opts.unlessClaimed && (await this.store.downloadClaimed(output.id, Date.now()))) {
+      throw fileNotFound(`output ${output.id} is being downloaded once through the legacy interface (v0.1/v0.2), which removes it`);
+    }
     try {
       const { stream, size } = await this.blobs.get(output.blobKey);
       return { output, stream, size };
@@ -49,10 +57,6 @@ export class OutputService {
     return this.store.releaseDownload(outputId);
   }
 
-  /** Whether a legacy one-time download holds the output (running, or delivered and about to delete it). */
-  downloadClaimed(outputId: string): Promise<boolean> {
-    return this.store.downloadClaimed(outputId, Date.now());
-  }
 
   /** Deletes an output, record first (the legacy versions' download works once). */
   async remove(output: OutputRecord): Promise<void> {

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { BODY_REFUSALS, CONTENT_DISPOSITION, V1_SECURITY, errorResponses } from '../schemas.js';
 import { storedFileJson } from '../task-json.js';
-import { fileNotFound } from '../../service/errors.js';
 
 /** `attachment; filename=x.gcode`, quoted with an RFC 5987 form when the name needs it. */
 export function contentDisposition(name: string): string {
@@ -16,13 +15,7 @@ export function contentDisposition(name: string): string {
 export async function outputRoutes(app: FastifyInstance, opts: { core: ServiceCore }): Promise<void> {
   const { core } = opts;
   const download = async (req: FastifyRequest<{ Params: { outputId: string } }>, reply: FastifyReply) => {
-    const { output, stream, size } = await core.outputs.open(req.accountId, req.params.outputId);
-    // a legacy download works once, through v1 too: while one runs, or has delivered the file and
-    // waits to see the client read it (legacy/delivered-whole.ts), the file is as good as gone
-    if (await core.outputs.downloadClaimed(output.id)) {
-      stream.destroy();
-      throw fileNotFound(`output ${output.id} is being downloaded once through the legacy interface (v0.1/v0.2), which removes it`);
-    }
+    const { output, stream, size } = await core.outputs.open(req.accountId, req.params.outputId, { unlessClaimed: true });
     return reply
       .header('content-type', 'application/octet-stream')
       .header('content-disposition', contentDisposition(output.outputName))
