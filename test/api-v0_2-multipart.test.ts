@@ -1,5 +1,6 @@
 // v0.2 UploadFile's multipart bodies as a hostile or broken client sends them: a body that ends
-// before the file part does, no boundary, a file named with a path, a client that goes away mid-part. Each answers in the legacy envelope
+// before the file part does, no boundary, a file named with a path, a client that goes away mid-part,
+// a FileName sent after the file. Each answers in the legacy envelope
 // (or just cleans up) and leaves no partial file behind.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -103,5 +104,36 @@ describe('v0.2 UploadFile: broken multipart bodies', () => {
     });
     assert.ok(partial >= 1, 'the upload was under way');
     await waitFor('the server to drop the partial upload', async () => tmpFiles().length === 0, 5000);
+  });
+
+  /** Files in the blob store (recorded or not). */
+  const blobs = () => readdirSync(join(t.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  const STL = 'solid a\nendsolid a\n';
+  const field = (name: string, value: string) => `--xx\r\nContent-Disposition: form-data; name=${name}\r\n\r\n${value}\r\n`;
+
+  test('a FileName field after the file part names the file (a part called blob, or no file name at all)', async () => {
+    for (const part of [filePart('blob', STL), `--xx\r\nContent-Disposition: form-data; name=file\r\n\r\n${STL}`, filePart('a.stl', STL)]) {
+      const r = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(`${part}\r\n${field('FileName', 'after.stl')}--xx--\r\n`));
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.result.fileName, 'after.stl');
+    }
+  });
+
+  test('a file with no usable name before or after it is refused and nothing is kept', async () => {
+    await waitFor('earlier uploads to settle', async () => tmpFiles().length === 0, 2000);
+    const before = blobs();
+    const cases: Array<[string, RegExp]> = [
+      [`--xx\r\nContent-Disposition: form-data; name=file\r\n\r\n${STL}\r\n--xx--\r\n`, /FileName is required/],
+      [`${filePart('blob', STL)}\r\n--xx--\r\n`, /file name 'blob' must end in \.stl/],
+      [`${filePart('blob', STL)}\r\n${field('FileName', 'model.obj')}--xx--\r\n`, /FileName 'model\.obj' must end in \.stl/],
+      [`${filePart('a.stl', STL)}\r\n${field('FileName', '../a.stl')}--xx--\r\n`, /path separator/],
+    ];
+    for (const [body, message] of cases) {
+      const r = await post(t, 'multipart/form-data; boundary=xx', Buffer.from(body));
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.error.errorCode, 'URE000');
+      assert.match(r.body.error.errorMessage, message);
+    }
+    assert.equal(blobs(), before, 'no blob left behind');
   });
 });

@@ -13,6 +13,13 @@ export interface UploadTarget {
   fileName: string;
 }
 
+/** A body stored in the blob store and not yet recorded as a file. */
+export interface StagedBlob {
+  id: string;
+  blobKey: string;
+  size: number;
+}
+
 export class FileService {
   constructor(
     private readonly store: MetadataStore,
@@ -35,11 +42,19 @@ export class FileService {
 
   /** Streams the body into the blob store; on any failure nothing is kept and nothing recorded. */
   async upload(accountId: string, target: UploadTarget, body: Readable): Promise<FileRecord> {
+    return this.record(accountId, target, await this.stage(body));
+  }
+
+  /**
+   * Streams the body into the blob store without recording it: for a form whose file comes before
+   * the field naming it. `record` or `discard` the result; on any failure nothing is kept.
+   */
+  async stage(body: Readable): Promise<StagedBlob> {
     const id = newId();
     const blobKey = `files/${id}`;
-    let size: number;
     try {
-      ({ size } = await this.blobs.put(blobKey, body, { maxBytes: this.maxUploadBytes }));
+      const { size } = await this.blobs.put(blobKey, body, { maxBytes: this.maxUploadBytes });
+      return { id, blobKey, size };
     } catch (err) {
       if (err instanceof BlobTooLargeError) throw payloadTooLarge(err.limit);
       if (err instanceof BlobSourceError) {
@@ -53,6 +68,11 @@ export class FileService {
       }
       throw err;
     }
+  }
+
+  /** Records a staged blob as the account's file (deleting it if that fails). */
+  async record(accountId: string, target: UploadTarget, staged: StagedBlob): Promise<FileRecord> {
+    const { id, blobKey, size } = staged;
     if (size === 0 && target.type === 'STL') {
       // a model with no bytes can never slice; the usual cause is a client that sent no body
       // (curl's `--data-binary @path` with a wrong path sends nothing and, with -s, says nothing)
@@ -77,6 +97,11 @@ export class FileService {
     this.metrics.uploadBytes.inc(size);
     this.metrics.uploads.inc(1, { type: typeLabel(target.type) });
     return record;
+  }
+
+  /** Deletes a staged blob that will not be recorded. */
+  async discard(staged: StagedBlob): Promise<void> {
+    await deleteUnrecordedBlob(this.blobs, staged.blobKey);
   }
 
   async get(accountId: string, fileId: string): Promise<FileRecord> {

@@ -10,6 +10,7 @@ import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { badRequest, payloadTooLarge } from '../../service/errors.js';
 import { fold, text } from '../../service/legacy-keys.js';
 import type { FileRecord } from '../../service/model.js';
+import type { StagedBlob } from '../../service/file-service.js';
 import { envelope } from '../legacy/envelope.js';
 import { RESULTS, legacyRoute } from '../legacy/schemas.js';
 import { readAnyContentTypeAsBytes } from '../raw-body-content-type.js';
@@ -80,39 +81,57 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
   await app.register(multipart, { limits, preservePath: true, isPartAFile });
 
   async function fromMultipart(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
-    let stored: FileRecord | undefined;
+    const kept: { file?: FileRecord; staged?: StagedBlob } = {};
     try {
-      return await readForm(req, name, (file) => (stored = file));
+      return await readForm(req, name, kept);
     } catch (err) {
-      // refused after the file was stored (a second file part, too many fields): keep nothing
-      if (stored) await core.files.delete(req.accountId, stored.id).catch(() => undefined);
+      // refused after the file was stored (a second file part, too many fields, no usable name): keep nothing
+      if (kept.file) await core.files.delete(req.accountId, kept.file.id).catch(() => undefined);
+      else if (kept.staged) await core.files.discard(kept.staged);
       throw err;
     }
   }
 
-  async function readForm(req: FastifyRequest, name: string | undefined, onStored: (file: FileRecord) => void): Promise<FileRecord> {
-    let file: FileRecord | undefined;
+  /**
+   * Reads the form. A FileName before the file part (or ?filename=) is checked before the file is
+   * read; without one the file is stored first and named once the form has been read: by a FileName
+   * field after it, else by the part's own file name.
+   */
+  async function readForm(req: FastifyRequest, name: string | undefined, kept: { file?: FileRecord; staged?: StagedBlob }): Promise<FileRecord> {
+    let partName: string | undefined;
+    let laterName: string | undefined;
     let fields = 0;
     const parts = req.parts();
     for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
       const part = next.value;
       if (part.type === 'field') {
         if (++fields > MAX_FIELDS) throw tooManyFields();
-        if (part.fieldname.toLowerCase() === 'filename' && typeof part.value === 'string' && part.value.trim()) name = part.value.trim();
+        if (part.fieldname.toLowerCase() === 'filename' && typeof part.value === 'string' && part.value.trim()) {
+          if (kept.file || kept.staged) laterName = part.value.trim();
+          else name = part.value.trim();
+        }
         continue;
       }
-      if (file) {
+      if (kept.file || kept.staged) {
         part.file.resume();
         continue;
       }
-      const fileName = name ?? part.filename;
-      if (!fileName) throw badRequest('FileName is required (a form field before the file, or ?filename=)');
-      requireStlName(fileName, 'FileName');
-      file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fileName), wholePart(part.file, req.raw));
-      onStored(file);
+      if (name !== undefined) {
+        requireStlName(name, 'FileName');
+        kept.file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, name), wholePart(part.file, req.raw));
+      } else {
+        partName = part.filename || undefined;
+        kept.staged = await core.files.stage(wholePart(part.file, req.raw));
+      }
     }
-    if (!file) throw badRequest('the form has no file field: send the STL as the field `file`');
-    return file;
+    if (kept.file) return kept.file;
+    if (!kept.staged) throw badRequest('the form has no file field: send the STL as the field `file`');
+    const fileName = laterName ?? partName;
+    if (!fileName) throw badRequest('FileName is required (a form field, or ?filename=)');
+    requireStlName(fileName, laterName !== undefined ? 'FileName' : "the file part's file name");
+    kept.file = await core.files.record(req.accountId, core.files.checkUpload(TYPE, fileName), kept.staged);
+    kept.staged = undefined;
+    return kept.file;
   }
 
   async function fromRawBody(req: FastifyRequest, name: string | undefined): Promise<FileRecord> {
