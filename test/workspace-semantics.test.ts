@@ -1,6 +1,6 @@
 // What several models in one job mean (an outside audit of workspaces found each gap): printed
 // models that overlap print the overlap once, as the first model's; models that all float are
-// lowered to the bed with a warning; a name given twice still gives every model its own `;MESH:`;
+// lowered to the bed with a warning, and one left in the air beside one on the bed is refused; a name given twice still gives every model its own `;MESH:`;
 // keys a modifier cannot have are reported.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -63,6 +63,25 @@ test('models that all stand above the bed are lowered together, and the client i
   assert.ok(Math.abs(r.stats.bounds.max[2] - 10) < 0.05, `the top is at ${r.stats.bounds.max[2]} mm`);
   const onBed = await slice([placed('down', meshOf(100, 100, 0, 120, 120, 10))], settings);
   assert.deepEqual(onBed.stats.warnings.filter((w) => /lowered/.test(w)), []);
+});
+
+test('a model left in the air beside one on the bed is refused, naming it and why it is up there', async () => {
+  const standing = placed('standing.stl', meshOf(120, 120, 0, 140, 140, 10));
+  // one model reaches 5 mm below the bed: the job is raised 5 mm, the other no longer stands on it
+  await assert.rejects(
+    slice([placed('sunk.stl', meshOf(60, 60, -5, 80, 80, 10)), standing], settings),
+    (e: Error) =>
+      /^model 'standing\.stl' would print in the air: it starts 5\.0 mm above the bed with nothing under it; the models were raised 5\.0 mm together because 'sunk\.stl' reaches that far below the bed\. Place it on the bed or on another model, or slice with support$/.test(e.message),
+  );
+  // one on the bed, one placed 10 mm up beside it
+  await assert.rejects(slice([standing, placed('up.stl', meshOf(60, 60, 10, 80, 80, 20))], settings), (e: Error) =>
+    /^model 'up\.stl' would print in the air: it starts 10\.0 mm above the bed with nothing under it\. /.test(e.message),
+  );
+  // stacked on another model, or with support under it: printed
+  const stacked = await slice([standing, placed('lid.stl', meshOf(125, 125, 10, 135, 135, 12))], settings);
+  assert.ok(stacked.stats.layerCount >= 59, `${stacked.stats.layerCount} layers`);
+  const supported = await slice([standing, placed('up.stl', meshOf(60, 60, 10, 80, 80, 20))], { ...settings, supportType: 'everywhere' });
+  assert.ok(supported.stats.layerCount >= 99, `${supported.stats.layerCount} layers`);
 });
 
 test('the worker checks heights as they will print: a job floating above the build height is lowered, not refused', async () => {

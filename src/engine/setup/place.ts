@@ -8,6 +8,7 @@ import type { FieldUm } from '../regions/density.js';
 import { SliceError } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import { sizeText } from './size-text.js';
+import { checkNothingFloats } from './floating.js';
 import { coarsenField, minFieldCellUm } from '../regions/coarsen-field.js';
 
 export interface PlacedModel {
@@ -104,11 +105,39 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
     const what = Math.max(sx, sy) < s.firstLayerLineWidth ? 'too small' : 'flat';
     throw new SliceError(`model is ${what} (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
   }
+  if (keep) checkNothingFloats(placedBoxes(printed, dz), s, dz > 0 ? { by: dz, name: lowestName(printed) } : undefined);
   const warnings: string[] = [...fieldWarnings];
   // models placed by the client stand where they are in x and y; in z the lowest goes on the bed
   // (a print cannot start in the air), and the client is told how far
   if (keep && dz < -0.05) warnings.push(`no model touched the bed: all were lowered by ${fmt(-dz)} mm, so the lowest stands on it (modifiers and point clouds with them)`);
   return { placed, bounds, warnings };
+}
+
+/** Each printed model's box as it will print (moved `dz` in z), mm. */
+function placedBoxes(printed: ModelInput[], dz: number): Array<{ name: string; box: Bounds3 }> {
+  return printed.map((m) => {
+    const box: Bounds3 = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
+    boundsOf(m.mesh.positions, box);
+    box.min[2] += dz;
+    box.max[2] += dz;
+    return { name: m.name, box };
+  });
+}
+
+/** The name of the model reaching lowest. */
+function lowestName(printed: ModelInput[]): string {
+  let lowest = Infinity;
+  let name = '';
+  for (const m of printed) {
+    const p = m.mesh.positions;
+    for (let i = 2; i < p.length; i += 3) {
+      if (p[i]! < lowest) {
+        lowest = p[i]!;
+        name = m.name;
+      }
+    }
+  }
+  return name;
 }
 
 function coarsenedWarning(m: ModelInput, f: FieldUm): string {
