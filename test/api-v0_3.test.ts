@@ -65,6 +65,11 @@ describe('v0.3 over HTTP', () => {
       assert.equal(r.body.errorCode, 'URE000');
       assert.match(r.body.message, /^arrayDimensions must be three positive whole numbers/);
     }
+    // whole numbers, but more along an axis than any cloud can hold: said as such
+    const up = await upload(t, 'STL', 'cube.stl', readFileSync(CUBE_STL));
+    const wide = await v03('/ws/tasks', { files: [{ fileId: up.body.fileId, type: 'STL' }], arrayDimensions: [2_000_000, 1, 1], settings: STL_SETTINGS });
+    assert.equal(wide.status, 400, wide.text);
+    assert.equal(wide.body.message, 'arrayDimensions [2000000, 1, 1]: at most 1,000,000 voxels along an axis');
   });
 
   test('an STL file named without its type on /ws/tasks makes an STL task', async () => {

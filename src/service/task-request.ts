@@ -24,6 +24,8 @@ export interface StartTaskInput {
 
 const SUPPORT_TYPES = ['n', 'e', 'b'] as const;
 const MAX_FILES = 64;
+/** Voxels along one axis of a point cloud (its total is capped lower, at 16 000 000). */
+const MAX_AXIS_COUNT = 1_000_000;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,9 +44,14 @@ export function parseDimensions(v: unknown, where: string): [number, number, num
   if (
     !Array.isArray(v) ||
     v.length !== 3 ||
-    !v.every((n) => typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 1_000_000)
+    !v.every((n) => typeof n === 'number' && Number.isInteger(n) && n > 0)
   ) {
     throw badRequest(`${where ? `${where}.` : ''}arrayDimensions must be three positive whole numbers (x, y, z counts)`);
+  }
+  // a count this large can never fit the cloud's total (16 000 000 values, checked with the file);
+  // said here so that no later product of counts loses precision
+  if (v.some((n: number) => n > MAX_AXIS_COUNT)) {
+    throw badRequest(`${where ? `${where}.` : ''}arrayDimensions [${v.join(', ')}]: at most ${MAX_AXIS_COUNT.toLocaleString('en-US')} voxels along an axis`);
   }
   return [v[0], v[1], v[2]];
 }
