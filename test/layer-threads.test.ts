@@ -97,7 +97,7 @@ test('one layer thread takes the layers as one batch and gives the calling threa
     const pool = new LayerPool(threads);
     const seen: Array<{ from: number; to: number; triangles: number | undefined }> = [];
     const executor: LayerExecutor = Object.assign(
-      (batches: Parameters<LayerExecutor>[0], onLayer: () => void, signal?: AbortSignal) => {
+      (batches: Parameters<LayerExecutor>[0], onLayer: Parameters<LayerExecutor>[1], signal?: AbortSignal) => {
         seen.push(...batches.map((b) => ({ from: b.from, to: b.to, triangles: b.models[0]!.triangles?.length })));
         return pool.executor(batches, onLayer, signal);
       },

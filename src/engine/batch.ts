@@ -80,6 +80,16 @@ export interface EncodedBatchResult {
  * Runs a contiguous group of batches on other threads. `onLayer` is called as layers finish (for
  * progress). Implemented outside the engine (src/runner/layer-pool.ts), which owns the threads.
  */
+/**
+ * Progress of a batch, in layers: each layer counts 1 in all, in three steps (its walls, its fill,
+ * its plan), so that a job of few slow layers (a thousand overlapping models) moves its bar as each
+ * is walled, not only once a whole chunk of 32 is planned.
+ */
+export type LayerProgress = (layers: number) => void;
+const WALLS_SHARE = 0.3;
+const FILL_SHARE = 0.4;
+const PLAN_SHARE = 1 - WALLS_SHARE - FILL_SHARE;
+
 /** Options of runLayerBatch. */
 export interface BatchOptions {
   /** hands the plans over in chunks of `chunkLayers` layers (default 32) as they are made instead of
@@ -94,7 +104,7 @@ export interface BatchOptions {
  */
 export type LayerExecutor = ((
   batches: LayerBatch[],
-  onLayer: () => void,
+  onLayer: LayerProgress,
   signal?: AbortSignal,
   onResult?: (r: EncodedBatchResult) => void,
 ) => Promise<EncodedBatchResult[]>) & {
@@ -102,7 +112,7 @@ export type LayerExecutor = ((
   threads?: number;
 };
 
-export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal, options: BatchOptions = {}): BatchResult {
+export function runLayerBatch(b: LayerBatch, onLayer?: LayerProgress, signal?: AbortSignal, options: BatchOptions = {}): BatchResult {
   const steps = layerBatchSteps(b, onLayer, signal, options);
   for (;;) {
     const step = steps.next();
@@ -115,7 +125,7 @@ export function runLayerBatch(b: LayerBatch, onLayer?: () => void, signal?: Abor
  * CLI's small models) otherwise held it for the whole slice, and Ctrl-C's handler, which aborts the
  * signal, ran only once the slice was done (37 s on a grid at 0.01 mm layers).
  */
-export async function runLayerBatchYielding(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal, options: BatchOptions = {}): Promise<BatchResult> {
+export async function runLayerBatchYielding(b: LayerBatch, onLayer?: LayerProgress, signal?: AbortSignal, options: BatchOptions = {}): Promise<BatchResult> {
   const steps = layerBatchSteps(b, onLayer, signal, options);
   for (;;) {
     const step = steps.next();
@@ -126,7 +136,7 @@ export async function runLayerBatchYielding(b: LayerBatch, onLayer?: () => void,
 }
 
 /** runLayerBatch's work, a chunk of layers at a time (it yields after each). */
-function* layerBatchSteps(b: LayerBatch, onLayer: (() => void) | undefined, signal: AbortSignal | undefined, options: BatchOptions): Generator<void, BatchResult> {
+function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, signal: AbortSignal | undefined, options: BatchOptions): Generator<void, BatchResult> {
   const s = b.settings;
   const timings: Record<string, number> = {};
   let t0 = performance.now();
@@ -182,6 +192,8 @@ function* layerBatchSteps(b: LayerBatch, onLayer: (() => void) | undefined, sign
       if ((j & 3) === 0) throwIfAborted(signal);
       walls[j - lo] = wallsForLayer(geometryOf(j)!, s, wallsReuse);
       inner[j - lo] = innerAreasByModel(walls[j - lo]!, b.models.length);
+      // the neighbours' walls (below b.from, above b.to) are other batches' progress
+      if (j >= b.from && j < b.to) onLayer?.(WALLS_SHARE);
     }
   };
   const opts = { seamTarget: defaultSeamTarget(s) };
@@ -212,6 +224,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: (() => void) | undefined, sign
       if (i === 0) addAdhesion(layer, g, b, s);
       addRaftAndSupport(layer, g, b, s);
       regions.push(layer);
+      onLayer?.(FILL_SHARE);
     }
     tFill += performance.now() - t0;
     for (let j = lo; j < cEnd - s.bottomLayers; j++) {
@@ -229,7 +242,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: (() => void) | undefined, sign
       const { plan, end } = planner.plan(layer, pos);
       chunkPlans.push(plan);
       pos = end;
-      onLayer?.();
+      onLayer?.(PLAN_SHARE);
     }
     options.onChunk?.(chunkPlans);
     tPlan += performance.now() - t0;
@@ -246,7 +259,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: (() => void) | undefined, sign
 export const CHUNK_LAYERS = 32;
 
 /** The same, with the plans packed chunk by chunk for transfer between threads. */
-export function runLayerBatchEncoded(b: LayerBatch, onLayer?: () => void, signal?: AbortSignal): EncodedBatchResult {
+export function runLayerBatchEncoded(b: LayerBatch, onLayer?: LayerProgress, signal?: AbortSignal): EncodedBatchResult {
   const encoded: EncodedPlans[] = [];
   const budget = new ToolpathBudget(b.maxToolpathBytes);
   const onChunk = (p: LayerPlan[]) => {

@@ -87,11 +87,14 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
 
   let layersDone = 0;
   let lastReported = -1;
-  const onLayer = () => {
-    layersDone++;
+  const onLayer = (layers: number) => {
+    layersDone += layers;
+    // the shares of a layer's steps add up to 1 give or take a rounding
+    const all = layersDone >= specs.length - 1e-6;
     const before = prepass ? SUPPORT_SHARE : 0;
-    const f = LAYER_SHARE * (before + ((1 - before) * layersDone) / specs.length);
-    if (f - lastReported >= 0.005) {
+    const f = LAYER_SHARE * (before + ((1 - before) * (all ? specs.length : layersDone)) / specs.length);
+    // at least every half per cent, and the end of the layers whatever came before it
+    if (f - lastReported >= 0.005 || (all && f > lastReported)) {
       lastReported = f;
       opts.onProgress?.(f, 'layers');
     }

@@ -2,7 +2,7 @@
 // The mesh is copied once into shared memory per slice; every thread reads it from there.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { SliceCancelled, SliceError, type EncodedBatchResult, type LayerBatch, type LayerExecutor } from '../engine/index.js';
+import { SliceCancelled, SliceError, type EncodedBatchResult, type LayerBatch, type LayerExecutor, type LayerProgress } from '../engine/index.js';
 import type { LayerWorkerReply } from './layer-worker.js';
 
 function shared<T extends Float64Array | Uint32Array>(a: T): T {
@@ -59,7 +59,7 @@ export class LayerPool {
     readonly keepAtMostBytes = KEEP_AT_MOST_BYTES,
   ) {
     this.executor = Object.assign(
-      (batches: LayerBatch[], onLayer: () => void, signal?: AbortSignal, onResult?: (r: EncodedBatchResult) => void) =>
+      (batches: LayerBatch[], onLayer: LayerProgress, signal?: AbortSignal, onResult?: (r: EncodedBatchResult) => void) =>
         this.run(batches, onLayer, signal, onResult),
       { threads: size },
     );
@@ -84,7 +84,7 @@ export class LayerPool {
 
   private run(
     batches: LayerBatch[],
-    onLayer: () => void,
+    onLayer: LayerProgress,
     signal?: AbortSignal,
     onResult?: (r: EncodedBatchResult) => void,
   ): Promise<EncodedBatchResult[]> {
@@ -126,7 +126,7 @@ export class LayerPool {
         const onMessage = (r: LayerWorkerReply) => {
           if (r.id !== id) return;
           if (r.type === 'layer') {
-            for (let k = 0; k < r.count; k++) onLayer();
+            onLayer(r.count);
             return;
           }
           w.off('message', onMessage);

@@ -9,6 +9,7 @@ if (!port) throw new Error('layer-worker.js runs as a worker thread');
 
 export type LayerWorkerRequest = { id: number; batch: LayerBatch };
 export type LayerWorkerReply =
+  /** count: layers done since the last report (a fraction: a layer's walls, fill and plan each count a part) */
   | { id: number; type: 'layer'; count: number }
   /** memoryBytes: what this thread holds now (its JavaScript heap and the geometry module's WASM memory) */
   | { id: number; type: 'done'; result: ReturnType<typeof runLayerBatchEncoded>; memoryBytes: number }
@@ -18,9 +19,9 @@ port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
   try {
     await initGeometry();
     let pending = 0;
-    const result = runLayerBatchEncoded(batch, () => {
+    const result = runLayerBatchEncoded(batch, (layers) => {
       // report in small groups: a message per layer would cost more than it tells
-      if (++pending >= 4) {
+      if ((pending += layers) >= 4) {
         port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
         pending = 0;
       }
