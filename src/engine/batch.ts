@@ -12,6 +12,7 @@ import { RecentResults } from './regions/recent-results.js';
 import { withoutOverlaps } from './regions/overlap.js';
 import type { WallResult } from './regions/walls.js';
 import { CoverCache } from './regions/cover-cache.js';
+import { CloudCoverCheck, type UncoveredSpan } from './regions/cloud-cover.js';
 import type { FieldUm, LayerModifier } from './regions/density.js';
 import { skirt } from './adhesion/skirt.js';
 import { brim } from './adhesion/brim.js';
@@ -66,6 +67,8 @@ export interface BatchResult {
   to: number;
   plans: LayerPlan[];
   timings: Record<string, number>;
+  /** where models reach outside a point-cloud modifier that touches them (cloud-cover.ts) */
+  uncovered?: UncoveredSpan[];
 }
 
 export interface EncodedBatchResult {
@@ -74,6 +77,7 @@ export interface EncodedBatchResult {
   /** the batch's plans, packed a chunk of layers at a time (in layer order) */
   encoded: EncodedPlans[];
   timings: Record<string, number>;
+  uncovered?: UncoveredSpan[];
 }
 
 /**
@@ -186,6 +190,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
   const wallsReuse = { islands: new RecentResults<Paths[]>(1), walls: new RecentResults<WallResult>(1) };
   const recentFills = new RecentResults<Paths>(3);
   const covers = new CoverCache(s.topLayers + s.bottomLayers + 1);
+  const clouds = new CloudCoverCheck(b.models);
   const makeWalls = (end: number): void => {
     for (; wallsMade < end; wallsMade++) {
       const j = wallsMade;
@@ -217,6 +222,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
     for (let i = c; i < cEnd; i++) {
       if ((i & 3) === 0) throwIfAborted(signal);
       const g = geometryOf(i)!;
+      if (clouds.active) clouds.check(i, (m) => (b.models[m]!.role === 'modifier' ? (sections[m]![i - lo] ?? []) : g.outlines[m]!));
       const layer = fillForLayer(g, walls[i - lo]!, (j) => (j < lo || j >= hi ? undefined : inner[j - lo]), s, recentFills, covers);
       recentFills.nextLayer();
       covers.nextLayer();
@@ -251,7 +257,9 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
   timings.walls = tWalls;
   timings.fill = tFill;
   timings.plan = tPlan;
-  return { from: b.from, to: b.to, plans, timings };
+  const result: BatchResult = { from: b.from, to: b.to, plans, timings };
+  if (clouds.active) result.uncovered = clouds.result();
+  return result;
 }
 
 /** Layers planned at a time before they are packed (walls, regions and op objects exist for about
@@ -268,7 +276,9 @@ export function runLayerBatchEncoded(b: LayerBatch, onLayer?: LayerProgress, sig
     budget.addPacked(e);
   };
   const r = runLayerBatch(b, onLayer, signal, { chunkLayers: CHUNK_LAYERS, onChunk });
-  return { from: r.from, to: r.to, encoded, timings: r.timings };
+  const result: EncodedBatchResult = { from: r.from, to: r.to, encoded, timings: r.timings };
+  if (r.uncovered) result.uncovered = r.uncovered;
+  return result;
 }
 
 /** Raft paths on raft layers, support paths where the pre-pass found support, after the skirt. */

@@ -21,6 +21,7 @@ import { supportPrepass, type Prepass } from './support/prepass.js';
 import { crossSectionVertices } from './setup/work-estimate.js';
 import { trianglesPerRange } from './layers/index.js';
 import { commentSafe } from './output/comment-text.js';
+import { uncoveredWarnings, type UncoveredSpan } from './regions/cloud-cover.js';
 
 export interface PipelineOptions extends SliceOptions {
   /** runs layer batches on other threads; without one, batches run in this thread */
@@ -110,6 +111,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   t0 = performance.now();
   // plans stay packed until the writer decodes them, one layer at a time
   const packed: EncodedPlans[] = [];
+  const uncovered: UncoveredSpan[] = [];
   const budget = new ToolpathBudget(opts.maxToolpathBytes);
   const minWork = opts.minVerticesForThreads ?? MIN_VERTICES_FOR_THREADS;
   if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS && layerWork(batchModels, settings) >= minWork) {
@@ -123,6 +125,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     for (const r of results) {
       packed.push(...r.encoded);
       mergeTimings(timings, r.timings);
+      if (r.uncovered) uncovered.push(...r.uncovered);
     }
     results.length = 0;
   } else {
@@ -139,8 +142,10 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     }
     const r = await runLayerBatchYielding(all, onLayer, signal, { onChunk, chunkLayers: CHUNK_LAYERS });
     mergeTimings(timings, r.timings);
+    if (r.uncovered) uncovered.push(...r.uncovered);
   }
   timings.layers = performance.now() - t0;
+  warnings.push(...uncoveredWarnings(uncovered, names, (i) => specs[i]!.z / 1000));
   warnings.push(...checkSomethingPrinted(packed, models, names));
   // a spike's tip leaves empty layers at the top: the source drops them
   const plans = packedPlanSource(packed);
