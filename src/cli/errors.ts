@@ -28,7 +28,7 @@ export class CliError extends Error {
 }
 
 /** Names of errors thrown by the engine and profiles whose messages are written for the user. */
-const USER_FACING = new Set(['SliceError', 'ProfileError', 'SettingsError', 'CliError', 'UsageError', 'SqliteModuleMissing']);
+const USER_FACING = new Set(['SliceError', 'ProfileError', 'SettingsError', 'CliError', 'UsageError', 'SqliteModuleMissing', 'WorkspaceError']);
 
 /** Node's fs error codes, said plainly. */
 const FS_REASONS: Record<string, string> = {

@@ -12,7 +12,7 @@ import { outputFileName } from '../service/file-rules.js';
 import { sigintAbort } from './sigint.js';
 import { makeDirectory } from '../store/make-directory.js';
 import { reportFailure } from './report-error.js';
-import { checkOutput, jsonReport, settingsOf, sliceToFile, summaryLine, type SliceArgs } from './slice-command.js';
+import { checkOutput, jsonReport, settingsOf, sliceToFile, summaryLine, workspaceOf, type SliceArgs } from './slice-command.js';
 
 /** DIR/<model name without its extension>.<gcode|fcode> for each model; refuses two the same. */
 export function batchOutputs(models: string[], dir: string, format: 'GCODE' | 'FCODE'): string[] {
@@ -63,7 +63,7 @@ export async function runBatch(args: SliceArgs): Promise<number> {
       const bar = { update: (f: number, stage: string) => terminal.update(f, `${i + 1}/${args.models.length} ${stage}`), done: () => terminal.done() };
       try {
         await checkOutput(output, model);
-        const report = await sliceToFile(model, output, settings, bar, interrupt.signal, true);
+        const report = await sliceToFile(model, output, settings, bar, interrupt.signal, true, workspaceOf(args));
         if (!report) return EXIT_INTERRUPTED;
         done++;
         for (const w of report.warnings) process.stderr.write(`warning: ${w}\n`);

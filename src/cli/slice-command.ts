@@ -17,6 +17,7 @@ import { sigintAbort } from './sigint.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
 import type { HandedBytes } from './slice-in-process.js';
 import type { SliceSettings } from '../engine/index.js';
+import { isWorkspaceFile, parseCloudArg, type CloudArg } from './workspace-input.js';
 
 /**
  * Models from this size up are sliced with their layers spread over worker threads (one per 1.3
@@ -54,7 +55,8 @@ async function runSlice(input: HandedBytes, name: string, settings: SliceSetting
 export const SLICE_USAGE = `usage: stratum slice MODEL -o OUT [options]
        stratum slice MODEL MODEL... -o DIR [options]
 
-Slices a model (STL, OBJ or 3MF) with a printer, filament and quality preset. Given several
+Slices a model (STL, OBJ or 3MF, or a Workspace JSON file as the service takes it: several
+placed models, modifiers, point clouds) with a printer, filament and quality preset. Given several
 models, slices each in turn into DIR (created if missing) as NAME.gcode or NAME.fcode: after
 the first, each starts from code already compiled, several times faster than a process each.
 
@@ -69,6 +71,10 @@ options:
       --quality NAME     quality preset: Recommended (default), Highquality, Sketch
       --support n|e|b    support: none, everywhere, from the build plate only
   -s, --set KEY=VALUE    override one setting (repeatable), e.g. --set infillDensity=15
+      --pointcloud FILE:NX,NY,NZ[:FILAMENT]
+                         a PC_SV point cloud for a Workspace MODEL (repeatable): its modifier's
+                         FileReference names FILE's base name; FILAMENT (with a Shore table)
+                         defaults to --filament
       --quiet            no progress bar and no summary
       --json             print the slice's figures as JSON on stdout (instead of the summary)
   -h, --help             this text
@@ -85,6 +91,8 @@ export interface SliceArgs {
   overrides: Record<string, unknown>;
   quiet: boolean;
   json: boolean;
+  /** point clouds for Workspace files (--pointcloud) */
+  clouds: CloudArg[];
 }
 
 export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
@@ -99,6 +107,7 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
       support: { type: 'string' },
       format: { type: 'string' },
       set: { type: 'string', short: 's', multiple: true },
+      pointcloud: { type: 'string', multiple: true },
       quiet: { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -129,6 +138,7 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
     overrides,
     quiet: values.quiet ?? false,
     json: values.json ?? false,
+    clouds: (values.pointcloud ?? []).map(parseCloudArg),
   };
 }
 
@@ -185,17 +195,26 @@ export async function sliceToFile(
   signal: AbortSignal,
   /** one of several models in this process (slice-batch.ts) */
   inBatch = false,
+  /** for Workspace files: point clouds, and the filament their Shore tables default to */
+  workspace: { clouds: CloudArg[]; filament?: string } = { clouds: [] },
 ): Promise<SliceReport | null> {
   const started = performance.now();
   // handed over to the slice, which drops it once parsed (see HandedBytes)
   const input: HandedBytes = { bytes: await readInputFile(model) };
   const name = basename(model);
+  const opts: SliceOpts = {
+    onProgress: (fraction, stage) => bar.update(fraction, stage),
+    signal,
+    ...(inBatch ? { keepWasmTier: true } : {}),
+  };
+  const isWorkspace = isWorkspaceFile(name, input.bytes!);
+  if (!isWorkspace && workspace.clouds.length > 0 && !inBatch) {
+    throw new UsageError(`--pointcloud is for Workspace files (.json, .rvwj); ${name} is a model file`, 'slice');
+  }
   try {
-    const result = await runSlice(input, name, settings, {
-      onProgress: (fraction, stage) => bar.update(fraction, stage),
-      signal,
-      ...(inBatch ? { keepWasmTier: true } : {}),
-    });
+    const result = isWorkspace
+      ? await (await import('./slice-workspace.js')).sliceWorkspaceInProcess(input.bytes!, name, settings, opts, workspace.clouds, workspace.filament)
+      : await runSlice(input, name, settings, opts);
     bar.done();
     // A Ctrl-C that came while the main thread was busy slicing is delivered only now, when the
     // event loop polls again: two turns of the loop guarantee one poll before anything is written.
@@ -249,6 +268,11 @@ export function summaryLine(r: SliceReport, seconds: number): string {
   );
 }
 
+/** What a Workspace model of the command needs besides its file. */
+export function workspaceOf(args: SliceArgs): { clouds: CloudArg[]; filament?: string } {
+  return args.filament ? { clouds: args.clouds, filament: args.filament } : { clouds: args.clouds };
+}
+
 /** The settings the command line names, resolved once for every model. */
 export function settingsOf(args: SliceArgs): { settings: SliceSettings; warnings: string[] } {
   return resolveSettings({ printer: args.printer, filament: args.filament, quality: args.quality, overrides: args.overrides });
@@ -275,7 +299,7 @@ export async function run(argv: string[]): Promise<number> {
   const interrupt = sigintAbort();
   let report: SliceReport | null;
   try {
-    report = await sliceToFile(model, args.output, settings, bar, interrupt.signal);
+    report = await sliceToFile(model, args.output, settings, bar, interrupt.signal, false, workspaceOf(args));
   } finally {
     interrupt.dispose();
   }

@@ -1,0 +1,33 @@
+// What `stratum slice` reads for a Workspace model before slicing it (slice-workspace.ts, loaded only
+// for one): whether a file is a Workspace, and the --pointcloud values.
+import { UsageError } from './errors.js';
+
+/** A point cloud named on the command line. */
+export interface CloudArg {
+  path: string;
+  dims: [number, number, number];
+  filament?: string;
+}
+
+/** FILE:NX,NY,NZ[:FILAMENT] (FILE may hold colons: the last one or two fields are read from the end). */
+export function parseCloudArg(value: string): CloudArg {
+  const usage = () => new UsageError(`--pointcloud takes FILE:NX,NY,NZ[:FILAMENT], e.g. ramp.pcsv:8,1,1; got "${value.slice(0, 200)}"`, 'slice');
+  const parts = value.split(':');
+  const dimsAt = parts.length >= 3 && /^\d+,\d+,\d+$/.test(parts[parts.length - 2]!) ? parts.length - 2 : parts.length - 1;
+  const dimsText = parts[dimsAt];
+  const path = parts.slice(0, dimsAt).join(':');
+  if (!path || !dimsText || !/^\d+,\d+,\d+$/.test(dimsText)) throw usage();
+  const dims = dimsText.split(',').map(Number) as [number, number, number];
+  if (dims.some((n) => n < 1 || n > 1_000_000)) throw new UsageError(`--pointcloud ${path}: each count must be from 1 to 1000000, got ${dimsText}`, 'slice');
+  const filament = dimsAt === parts.length - 2 ? parts[parts.length - 1]!.trim() : undefined;
+  if (filament === '') throw usage();
+  return filament ? { path, dims, filament } : { path, dims };
+}
+
+/** Whether a model file is a Workspace: by its name (.json, .rvwj), else by its first character. */
+export function isWorkspaceFile(name: string, bytes: Uint8Array): boolean {
+  if (/\.(json|rvwj)$/i.test(name)) return true;
+  let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  while (i < bytes.length && i < 4096 && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return bytes[i] === 0x7b; // '{'
+}
