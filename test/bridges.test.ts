@@ -188,6 +188,26 @@ for (const turn of [0, 30]) {
   });
 }
 
+test('a window in a wall: the narrow strip over it is bridged along the window, a sloped step is not', async () => {
+  await initGeometry();
+  // a wall 2.4 mm thick with a 10 mm window from z 3 to 6: above it, inside two walls a side, a
+  // strip 0.8 mm wide spans the window (3DBenchy's window tops printed it as short skin lines across)
+  const wall = merge(box(0, 0, 0, 5, 2.4, 10), box(15, 0, 0, 20, 2.4, 10), box(5, 0, 0, 15, 2.4, 3), box(5, 0, 6, 15, 2.4, 10));
+  const layers = scan(await sliceText(meshOf(wall), defaultSettings()));
+  // layer 30 (6.0–6.2 mm) is the first over the window
+  const L = layers.get(30)!;
+  assert.ok(L.bridge.length > 0, 'the strip over the window is a bridge');
+  // the model is centred: the window spans x 105…115 on the bed
+  const spanX = L.bridge.reduce((a, q) => a + Math.abs(q.x1 - q.x0), 0);
+  const spanY = L.bridge.reduce((a, q) => a + Math.abs(q.y1 - q.y0), 0);
+  assert.ok(spanX > 10 && spanY < 0.1 * spanX, `bridge lines along the window: ${spanX.toFixed(1)} mm in x, ${spanY.toFixed(1)} mm in y`);
+  assert.ok(L.bridge.some((q) => Math.min(q.x0, q.x1) <= 105 && Math.max(q.x0, q.x1) >= 115), 'a line from one side of the window to the other');
+  // a strip of the same width along the edge of the layer below (a step of a sloped wall) is no bridge
+  const mm = (v: number) => v * 1000;
+  const sq = (x0: number, y0: number, x1: number, y1: number) => [mm(x0), mm(y0), mm(x1), mm(y0), mm(x1), mm(y1), mm(x0), mm(y1)];
+  assert.equal(splitBridges([sq(0, 0, 10.8, 20)], [sq(10, 0, 10.8, 20)], [sq(0, 0, 10, 20)], 400).bridges.length, 0);
+});
+
 test('no bridges on the first layer, nor with bridges turned off', async () => {
   await initGeometry();
   // a plate held up by one pillar at one end: the plate's overhang is a bridge only when enabled

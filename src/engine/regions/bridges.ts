@@ -46,10 +46,11 @@ export function splitBridges(solid: Paths, bottom: Paths, below: Paths, w: numbe
   let air = difference(bottom, ground);
   if (air.length === 0) return { bridges: [], rest: solid };
   // opening: the slivers a sloped wall leaves along the layer below (under two lines wide) vanish,
-  // real gaps keep their shape
-  air = offset(offset(air, -w, 'miter', 3), w, 'miter', 3);
-  air = air.length ? intersection(air, solid) : [];
+  // real gaps keep their shape; a narrow strip held up only at its ends (over a window) stays
   const minArea = MIN_AREA_LINES * w * w;
+  const opened = offset(offset(air, -w, 'miter', 3), w, 'miter', 3);
+  air = [...opened, ...lintels(difference(air, opened), ground, w, minArea)];
+  air = air.length ? intersection(air, solid) : [];
   const gaps = islands(air).filter((a) => areaOf(a) >= minArea);
   if (gaps.length === 0) return { bridges: [], rest: solid };
   // anchors: grown gaps that touch each other form one bridge with one direction
@@ -63,6 +64,29 @@ export function splitBridges(solid: Paths, bottom: Paths, below: Paths, w: numbe
   if (bridges.length === 0) return { bridges: [], rest: solid };
   const rest = difference(solid, union(bridges.flatMap((b) => b.area)));
   return { bridges, rest };
+}
+
+/** A narrow strip of air is a lintel when less than this share of the band around it is ground. */
+const LINTEL_GROUND_SHARE = 0.3;
+
+/**
+ * The narrow strips of air (under two lines wide) that span a gap: over a window or a slot, held up
+ * by ground only at their ends, where the step a sloped wall leaves has ground all along one side
+ * (about half the band around it). Their lines must run along them, as a bridge's: across, the short
+ * skin lines hang on walls that are over air themselves (3DBenchy's window tops).
+ */
+function lintels(thin: Paths, ground: Paths, w: number, minArea: number): Paths {
+  const out: Paths = [];
+  for (const strip of islands(thin)) {
+    const area = areaOf(strip);
+    if (area < minArea) continue;
+    const band = difference(offset(strip, w, 'miter', 3), strip);
+    const bandArea = areaOf(band);
+    if (bandArea <= 0) continue;
+    const held = areaOf(intersection(band, near(ground, bboxOf(strip), w)));
+    if (held < LINTEL_GROUND_SHARE * bandArea) out.push(...strip);
+  }
+  return out;
 }
 
 /**
