@@ -7,6 +7,7 @@ import { initGeometry } from '../src/engine/geom/clipper.js';
 import { pathLength } from '../src/engine/geom/path-math.js';
 import { dabLine, gapFillLines } from '../src/engine/regions/gap-fill.js';
 import { computeWalls } from '../src/engine/regions/walls.js';
+import { rng } from './mesh-fixtures.js';
 
 function square(cx: number, cy: number, side: number): number[] {
   const h = side / 2;
@@ -92,4 +93,25 @@ test('a 1 mm pin: the 0.2 mm hole its outer wall leaves in the middle is found a
   assert.equal(lines.length, 1);
   const area = Math.PI * 100 * 100;
   assert.ok(carried(lines) >= 0.5 * area, `carries ${carried(lines)} of about ${area} µm²`);
+});
+
+test('a gap or a line too small to be worth its travel and prime is left out', async () => {
+  await initGeometry();
+  const p = { width: 400, minWidth: 100, model: 0 };
+  const rect = (x: number, y: number, w: number, h: number) => [x, y, x + w, y, x + w, y + h, x, y + h];
+  // a gap of 0.12 × 0.12 mm (under twice the narrowest width squared): nothing; 0.25 × 0.2 mm: a dab
+  assert.deepEqual(gapFillLines([rect(0, 0, 120, 120)], p), []);
+  assert.equal(gapFillLines([rect(0, 0, 250, 200)], p).length, 1);
+  // whatever the gaps, no open line carries less than an eighth of a square line (sharp tips used
+  // to leave 0.06 mm lines of 0.004 mm³, each with a retraction)
+  const random = rng(5);
+  for (let trial = 0; trial < 200; trial++) {
+    const n = 3 + Math.floor(random() * 5);
+    const r = 100 + random() * 600;
+    const gap = circle(5000, 5000, r, n).map((v, i) => (i % 2 ? v : Math.round(5000 + (v - 5000) * (0.2 + random()))));
+    for (const line of gapFillLines([gap], p)) {
+      if (line.closed) continue;
+      assert.ok(pathLength(line.points, false) * line.width >= (400 * 400) / 8, `trial ${trial}: a line of ${pathLength(line.points, false).toFixed(0)} µm × ${line.width} µm`);
+    }
+  }
 });

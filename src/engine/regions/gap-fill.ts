@@ -93,7 +93,10 @@ export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
     }
     out.push(...lines);
   }
-  return out;
+  // a line carrying less than an eighth of a square line (0.06 mm long at a sharp tip, where the gap's
+  // sliver or axis is cut short) is not worth its own travel, retraction and prime
+  const least = (p.width * p.width) / 8;
+  return out.filter((l) => l.closed || pathLength(l.points, false) * l.width >= least);
 }
 
 /** A dab's gap is at most this many bead widths long, */
