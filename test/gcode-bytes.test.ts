@@ -146,9 +146,10 @@ test('planning in chunks gives the same plans as planning the batch at once', as
   const whole = runLayerBatch(batch).plans;
   const chunks: LayerPlan[][] = [];
   let layersSeen = 0;
-  const r = runLayerBatch(batch, () => layersSeen++, undefined, { chunkLayers: 7, onChunk: (p) => chunks.push(p) });
+  const r = runLayerBatch(batch, (layers) => (layersSeen += layers), undefined, { chunkLayers: 7, onChunk: (p) => chunks.push(p) });
   assert.equal(r.plans.length, 0);
-  assert.equal(layersSeen, specs.length);
+  // each layer counts once, in the three steps of its work
+  assert.ok(Math.abs(layersSeen - specs.length) < 1e-9, `${layersSeen} layers of ${specs.length}`);
   assert.deepEqual(chunks.map((c) => c.length), [7, 7, 7, 7, 2]);
   assert.deepEqual(chunks.flat(), whole);
   assert.ok(whole.some((p) => p.ops.some((o) => o.op === 'feature' && o.type === 'SKIN')));
