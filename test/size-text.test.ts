@@ -21,9 +21,12 @@ function refusal(m: TestMesh): string {
 }
 
 test('a model under a line wide and under half a first layer tall is too small, sized in µm', () => {
-  assert.equal(refusal(box(0, 0, 0, 0.02, 0.02, 0.02)), 'model is too small (20 × 20 × 20 µm): nothing to print at 0.2 mm first layer');
+  assert.equal(refusal(box(0, 0, 0, 0.02, 0.02, 0.02)), "model 'm' is too small (20 × 20 × 20 µm): nothing to print at 0.2 mm first layer");
   // a sheet is flat, with its thickness to two digits
-  assert.equal(refusal(box(0, 0, 0, 20, 20, 0.05)), 'model is flat (20.0 × 20.0 × 0.05 mm): nothing to print at 0.2 mm first layer');
+  assert.equal(refusal(box(0, 0, 0, 20, 20, 0.05)), "model 'm' is flat (20.0 × 20.0 × 0.05 mm): nothing to print at 0.2 mm first layer");
+  // several (a workspace in metres): all of them
+  const tiny = [model(box(0, 0, 0, 0.02, 0.02, 0.02)), model(box(0.03, 0, 0, 0.05, 0.02, 0.02))];
+  assert.throws(() => placeModels(tiny, defaultSettings()), /^SliceError: the 2 models together are too small \(50 × 20 × 20 µm\)/);
 });
 
 test('sizes: one decimal from 1 mm, two digits below, micrometres when every side is under 1 mm', () => {

@@ -103,7 +103,9 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
   if (sz < s.firstLayerHeight / 2) {
     // not even a line wide either way: a speck, not a sheet
     const what = Math.max(sx, sy) < s.firstLayerLineWidth ? 'too small' : 'flat';
-    throw new SliceError(`model is ${what} (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
+    // named, as the volume check names it: one model of a workspace given in metres is 1000× too small
+    const who = printed.length === 1 ? `model '${printed[0]!.name}' is` : `the ${printed.length} models together are`;
+    throw new SliceError(`${who} ${what} (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
   }
   if (keep) checkNothingFloats(placedBoxes(printed, dz), s, dz > 0 ? { by: dz, name: lowestName(printed) } : undefined);
   const warnings: string[] = [...fieldWarnings];
