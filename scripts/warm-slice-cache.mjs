@@ -9,9 +9,9 @@ import { join } from 'node:path';
 
 // the launcher's flags that depend on the V8 version, set as bin/stratum.js sets them, before any bundle code is compiled
 const versionFlags = createRequire(import.meta.url)('../bin/v8-flags.js').applyVersionFlags();
-const { BUNDLE_DIR, CACHE_CHECKABLE, bundleFiles, describeCache, loadSliceBundle } = await import('../dist/src/cli/bundle-loader.cjs');
+const { BUNDLE_DIR, bundleFiles, cacheCheckable, describeCache, loadSliceBundle, stampCache } = await import('../dist/src/cli/bundle-loader.cjs');
 const flags = [...JSON.parse(process.argv[2] ?? '[]'), ...versionFlags];
-if (!CACHE_CHECKABLE) {
+if (!cacheCheckable()) {
   // the launcher could not check a cache against its bundle here, so it would never use one
   console.warn('warm-slice-cache: this Node has no zlib.crc32 (20.15+): no code cache; the bundle runs without one');
   process.exit(0);
@@ -56,7 +56,7 @@ try {
   const meta = describeCache(source, cache, flags);
   if (!meta) throw new Error('no zlib.crc32 to check the cache with');
   writeFileSync(files.cache, cache);
-  writeFileSync(files.meta, JSON.stringify(meta, null, 2) + '\n');
+  writeFileSync(files.meta, JSON.stringify(stampCache(meta), null, 2) + '\n');
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

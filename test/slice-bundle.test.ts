@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { BUNDLE_DIR, CACHE_CHECKABLE, bundleFiles, loadSliceBundle } from '../src/cli/bundle-loader.cjs';
+import { BUNDLE_DIR, bundleFiles, cacheCheckable, loadSliceBundle } from '../src/cli/bundle-loader.cjs';
 import type { BundleInput, BundleMeta } from '../src/cli/bundle-loader.cjs';
 import { binaryStl, box, merge, soup, squareTube } from './mesh-fixtures.js';
 import { MODELS } from './shared-dir.js';
@@ -20,7 +20,7 @@ const work = mkdtempSync(join(tmpdir(), 'stratum-bundle-test-'));
 const files = bundleFiles(BUNDLE_DIR);
 after(() => rmSync(work, { recursive: true, force: true }));
 /** Before Node 20.15 there is no zlib.crc32 to check a cache with: the bundle then runs without one (bundle-loader.cts). */
-const noCache = !CACHE_CHECKABLE && 'this Node has no zlib.crc32 (20.15+): the bundle runs without a code cache';
+const noCache = !cacheCheckable() && 'this Node has no zlib.crc32 (20.15+): the bundle runs without a code cache';
 
 // A tube with a lid and a thin tower: walls, holes, skins, infill, a bridge, travels.
 const model = join(work, 'tube.stl');

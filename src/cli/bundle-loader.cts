@@ -10,7 +10,6 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import * as zlib from 'node:zlib';
 
 /** What the build writes beside the bundle, to tell whether the cache belongs to this bundle and this V8. */
 export interface BundleMeta {
@@ -22,6 +21,9 @@ export interface BundleMeta {
   v8: string;
   /** the V8 flags the cache was made with (V8 rejects a cache made with other flags) */
   flags: string[];
+  /** the bundle's and the cache's size and mtime as written: while both match, no checksum is taken */
+  bundleStamp?: { size: number; mtimeMs: number };
+  cacheStamp?: { size: number; mtimeMs: number };
 }
 
 export type CacheState = 'accepted' | 'rejected' | 'none';
@@ -58,15 +60,31 @@ function inputsUnchanged(files: ReturnType<typeof bundleFiles>, dir: string): bo
     const file = join(root, path);
     const st = statSync(file, { throwIfNoEntry: false });
     if (st === undefined || st.size !== size) return false;
-    return st.mtimeMs === mtimeMs || (crc32 !== undefined && crc32(readFileSync(file)) === sum);
+    return st.mtimeMs === mtimeMs || crc32(readFileSync(file)) === sum;
   });
 }
 
-// zlib.crc32 (Node 20.15+): the engine loads node:zlib anyway, where node:crypto would cost ~6 ms to
-// load. On an older Node no checksum can be taken and the cache is not used.
-const crc32 = (zlib as { crc32?: (data: string | Uint8Array) => number }).crc32;
+// zlib.crc32 (Node 20.15+), loaded only when a checksum must be taken: node:zlib and the stream
+// modules it needs are a few ms of a small slice's start, and the bundle and its cache are compared
+// by size and mtime first. node:crypto would cost ~6 ms more to load. On an older Node no checksum
+// can be taken and the cache is not used.
+let crc32Fn: ((data: string | Uint8Array) => number) | null | undefined;
+function crc32(data: string | Uint8Array): number | undefined {
+  if (crc32Fn === undefined) crc32Fn = (require('node:zlib') as { crc32?: (data: string | Uint8Array) => number }).crc32 ?? null;
+  return crc32Fn ? crc32Fn(data) : undefined;
+}
 /** Whether a code cache can be checked here, so made and used at all (Node 20.15+). */
-export const CACHE_CHECKABLE = typeof crc32 === 'function';
+export function cacheCheckable(): boolean {
+  return crc32('') !== undefined;
+}
+
+/** Size and mtime of a file, as the meta record keeps them; undefined when it cannot be read. */
+function stamp(file: string): { size: number; mtimeMs: number } | undefined {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+}
+const sameStamp = (a: { size: number; mtimeMs: number } | undefined, b: { size: number; mtimeMs: number } | undefined) =>
+  a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /** The cache's bytes when they are the ones made for this bundle source on this V8, else undefined. */
 function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffer | undefined {
@@ -78,7 +96,10 @@ function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffe
   } catch {
     return undefined;
   }
-  if (meta.v8 !== process.versions.v8 || !crc32) return undefined;
+  if (meta.v8 !== process.versions.v8) return undefined;
+  // the files as the build left them: no need to read them through a checksum
+  if (sameStamp(meta.bundleStamp, stamp(files.bundle)) && sameStamp(meta.cacheStamp, stamp(files.cache))) return cache;
+  // (no zlib.crc32 on this Node: undefined matches no recorded sum)
   if (meta.bundleCrc32 !== crc32(source) || meta.cacheCrc32 !== crc32(cache)) return undefined;
   return cache;
 }
@@ -112,6 +133,16 @@ export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boo
 
 /** The meta record for a cache made now from `script` (the build's last step). */
 export function describeCache(source: string, cache: Uint8Array, flags: string[]): BundleMeta | null {
-  if (!crc32) return null;
-  return { bundleCrc32: crc32(source), cacheCrc32: crc32(cache), v8: process.versions.v8, flags };
+  const bundleCrc32 = crc32(source);
+  const cacheCrc32 = crc32(cache);
+  if (bundleCrc32 === undefined || cacheCrc32 === undefined) return null;
+  return { bundleCrc32, cacheCrc32, v8: process.versions.v8, flags };
+}
+
+/** The meta record with the bundle's and the cache's size and mtime, once both are written. */
+export function stampCache(meta: BundleMeta, dir: string = BUNDLE_DIR): BundleMeta {
+  const files = bundleFiles(dir);
+  const bundleStamp = stamp(files.bundle);
+  const cacheStamp = stamp(files.cache);
+  return bundleStamp && cacheStamp ? { ...meta, bundleStamp, cacheStamp } : meta;
 }

@@ -1,7 +1,8 @@
 // A small reader for zip archives (what a 3MF is): finds the central directory, lists entries and
 // inflates one on request. Stored and deflated entries, zip64 sizes. Every offset is bounds-checked:
 // a hostile archive gives a BAD_MODEL error, never an out-of-range read or an unbounded inflate.
-import { inflateRawSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import type * as Zlib from 'node:zlib';
 import { badModel } from './raw-mesh.js';
 
 export interface ZipEntry {
@@ -27,6 +28,13 @@ const MAX_ENTRY_BYTES = 1 << 30;
  */
 const MAX_RATIO = 64;
 const RATIO_FREE_BYTES = 64 << 20;
+
+/**
+ * node:zlib, loaded on the first deflated entry: loading it (and the stream modules it needs) took
+ * a few ms of every slice's start, 3MF or not.
+ */
+let zlib: typeof Zlib | undefined;
+const inflateRawSync: typeof Zlib.inflateRawSync = (data, options) => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof Zlib).inflateRawSync(data, options!);
 
 /** The most an entry of this compressed size may inflate to. */
 function inflateLimit(compressedSize: number): number {
