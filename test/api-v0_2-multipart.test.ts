@@ -17,10 +17,10 @@ interface Answer {
 }
 
 /** POSTs `body` to /v0.2/UploadFile with the given Content-Type; gives up after 5 s (a hang). */
-function post(t: TestServer, contentType: string, body: Buffer): Promise<Answer> {
+function post(t: TestServer, contentType: string, body: Buffer, query = ''): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers = { 'Ocp-Apim-Subscription-Key': t.key, 'Content-Type': contentType, 'Content-Length': body.length };
-    const req = request(`${t.url}/v0.2/UploadFile`, { method: 'POST', headers }, (res) => {
+    const req = request(`${t.url}/v0.2/UploadFile${query}`, { method: 'POST', headers }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
       res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined, text }));
@@ -117,6 +117,20 @@ describe('v0.2 UploadFile: broken multipart bodies', () => {
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.result.fileName, 'after.stl');
     }
+  });
+
+  test('with ?filename= too: a FileName field before or after the file wins, and a wrong one is refused', async () => {
+    const form = (before: string, after: string) => Buffer.from(`${before}${filePart('blob', STL)}\r\n${after}--xx--\r\n`);
+    const named = async (body: Buffer, query: string) => post(t, 'multipart/form-data; boundary=xx', body, query);
+    assert.equal((await named(form(field('FileName', 'first.stl'), ''), '?filename=q.stl')).body.result.fileName, 'first.stl');
+    assert.equal((await named(form('', field('FileName', 'after.stl')), '?filename=q.stl')).body.result.fileName, 'after.stl');
+    assert.equal((await named(form('', ''), '?filename=q.stl')).body.result.fileName, 'q.stl');
+    const evil = await named(form('', field('FileName', '../evil.obj')), '?filename=q.stl');
+    assert.equal(evil.status, 400, evil.text);
+    assert.match(evil.body.error.errorMessage, /FileName '\.\.\/evil\.obj' must end in \.stl/);
+    const badQuery = await named(form('', ''), '?filename=model.obj');
+    assert.equal(badQuery.status, 400, badQuery.text);
+    assert.match(badQuery.body.error.errorMessage, /filename 'model\.obj' must end in \.stl/);
   });
 
   test('a file with no usable name before or after it is refused and nothing is kept', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STRATUM_BIN, call, startTestServer, upload, waitForStatus, type TestServer } from './api-helpers.js';
 import { binaryStl, box, soup } from './mesh-fixtures.js';
-import { parseCloudArg } from '../src/cli/workspace-input.js';
+import { isWorkspaceFile, parseCloudArg } from '../src/cli/workspace-input.js';
 
 const work = mkdtempSync(join(tmpdir(), 'stratum-cli-ws-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -77,10 +77,24 @@ describe('stratum slice on a Workspace file', () => {
     const notWs = stratum('slice', 'cube.stl', '-o', 'x.gcode', '--pointcloud', 'ramp.pcsv:4,1,1');
     assert.equal(notWs.code, 2);
     assert.match(notWs.stderr, /--pointcloud is for Workspace files/);
+    const notWsBatch = stratum('slice', 'cube.stl', 'cube.stl', '-o', 'several', '--pointcloud', 'ramp.pcsv:4,1,1');
+    assert.equal(notWsBatch.code, 2);
+    assert.match(notWsBatch.stderr, /--pointcloud is for Workspace files .* every MODEL here is a model file/);
     const bad = stratum('slice', 'cloud.json', '-o', 'x.gcode', '--pointcloud', 'ramp.pcsv');
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--pointcloud takes FILE:NX,NY,NZ\[:FILAMENT\]/);
   });
+});
+
+test('a binary STL whose header is spaces and whose triangle count starts with a { byte is a model, not a Workspace', () => {
+  // 123 triangles: the count's first byte is 0x7b; before, the command read the file as JSON
+  const tris: number[] = [];
+  for (let i = 0; i < 123; i++) tris.push(...soup(box(i, 0, 0, i + 0.9, 10, 10)).slice(0, 9));
+  const stl = binaryStl(tris, ' '.repeat(80));
+  assert.equal(stl[80], 0x7b);
+  assert.equal(isWorkspaceFile('brace.stl', stl), false);
+  assert.equal(isWorkspaceFile('brace', stl), true, 'without a model extension the content decides');
+  assert.equal(isWorkspaceFile('ws.json', new Uint8Array()), true);
 });
 
 test('--pointcloud values: a path with colons, the filament optional', () => {

@@ -5,7 +5,8 @@
 // default tiers (a small batch of five shared models: the same time as Liftoff only; with 3DBenchy
 // and broken_extra_surface added, ~5 % faster).
 import { basename, join, resolve } from 'node:path';
-import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, describeError, fsErrorMessage } from './errors.js';
+import { CliError, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, UsageError, describeError, fsErrorMessage } from './errors.js';
+import { mayBeWorkspace } from './workspace-input.js';
 import { fixed } from './format.js';
 import { createProgressBar } from './progress-bar.js';
 import { outputFileName } from '../service/file-rules.js';
@@ -46,6 +47,9 @@ async function outputDirectory(shown: string): Promise<void> {
 
 export async function runBatch(args: SliceArgs): Promise<number> {
   const started = performance.now();
+  if (args.clouds.length > 0 && !mayBeWorkspace(args.models)) {
+    throw new UsageError('--pointcloud is for Workspace files (.json, .rvwj); every MODEL here is a model file', 'slice');
+  }
   const { settings, warnings: settingWarnings } = settingsOf(args);
   const outputs = batchOutputs(args.models, args.output, settings.outputFormat);
   await outputDirectory(args.output);

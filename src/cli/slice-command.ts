@@ -208,6 +208,7 @@ export async function sliceToFile(
     ...(inBatch ? { keepWasmTier: true } : {}),
   };
   const isWorkspace = isWorkspaceFile(name, input.bytes!);
+  // (several models: refused before any is sliced when none can be a Workspace; see runBatch)
   if (!isWorkspace && workspace.clouds.length > 0 && !inBatch) {
     throw new UsageError(`--pointcloud is for Workspace files (.json, .rvwj); ${name} is a model file`, 'slice');
   }

@@ -24,10 +24,20 @@ export function parseCloudArg(value: string): CloudArg {
   return filament ? { path, dims, filament } : { path, dims };
 }
 
-/** Whether a model file is a Workspace: by its name (.json, .rvwj), else by its first character. */
+/**
+ * Whether a model file is a Workspace: by its name (.json, .rvwj); a model file's name (.stl, .obj,
+ * .3mf) is never one (a binary STL's header may be spaces and its triangle count start with a '{'
+ * byte); any other name, by its first character after white space.
+ */
 export function isWorkspaceFile(name: string, bytes: Uint8Array): boolean {
   if (/\.(json|rvwj)$/i.test(name)) return true;
+  if (/\.(stl|obj|3mf)$/i.test(name)) return false;
   let i = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   while (i < bytes.length && i < 4096 && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
   return bytes[i] === 0x7b; // '{'
+}
+
+/** Whether any of the files may be a Workspace, by name alone (a model file's extension says it is not). */
+export function mayBeWorkspace(names: readonly string[]): boolean {
+  return names.some((n) => !/\.(stl|obj|3mf)$/i.test(n));
 }

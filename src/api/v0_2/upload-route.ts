@@ -93,11 +93,13 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
   }
 
   /**
-   * Reads the form. A FileName before the file part (or ?filename=) is checked before the file is
-   * read; without one the file is stored first and named once the form has been read: by a FileName
-   * field after it, else by the part's own file name.
+   * Reads the form. A FileName before the file part is checked before the file is read, and names
+   * it. Otherwise the file is stored first and named once the form has been read: by a FileName
+   * field after it, else by ?filename= (checked before the file, so a wrong one is refused at
+   * once), else by the part's own file name.
    */
-  async function readForm(req: FastifyRequest, name: string | undefined, kept: { file?: FileRecord; staged?: StagedBlob }): Promise<FileRecord> {
+  async function readForm(req: FastifyRequest, queryName: string | undefined, kept: { file?: FileRecord; staged?: StagedBlob }): Promise<FileRecord> {
+    let fieldName: string | undefined;
     let partName: string | undefined;
     let laterName: string | undefined;
     let fields = 0;
@@ -108,7 +110,7 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
         if (++fields > MAX_FIELDS) throw tooManyFields();
         if (part.fieldname.toLowerCase() === 'filename' && typeof part.value === 'string' && part.value.trim()) {
           if (kept.file || kept.staged) laterName = part.value.trim();
-          else name = part.value.trim();
+          else fieldName = part.value.trim();
         }
         continue;
       }
@@ -116,19 +118,24 @@ export async function uploadFileRoute(app: FastifyInstance, opts: { core: Servic
         part.file.resume();
         continue;
       }
-      if (name !== undefined) {
-        requireStlName(name, 'FileName');
-        kept.file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, name), wholePart(part.file, req.raw));
+      if (fieldName !== undefined) {
+        requireStlName(fieldName, 'FileName');
+        kept.file = await core.files.upload(req.accountId, core.files.checkUpload(TYPE, fieldName), wholePart(part.file, req.raw));
       } else {
+        if (queryName !== undefined) {
+          requireStlName(queryName, 'filename');
+          core.files.checkUpload(TYPE, queryName);
+        }
         partName = part.filename || undefined;
         kept.staged = await core.files.stage(wholePart(part.file, req.raw));
       }
     }
     if (kept.file) return kept.file;
     if (!kept.staged) throw badRequest('the form has no file field: send the STL as the field `file`');
-    const fileName = laterName ?? partName;
+    const [fileName, field] =
+      laterName !== undefined ? [laterName, 'FileName'] : queryName !== undefined ? [queryName, 'filename'] : [partName, "the file part's file name"];
     if (!fileName) throw badRequest('FileName is required (a form field, or ?filename=)');
-    requireStlName(fileName, laterName !== undefined ? 'FileName' : "the file part's file name");
+    requireStlName(fileName, field);
     kept.file = await core.files.record(req.accountId, core.files.checkUpload(TYPE, fileName), kept.staged);
     kept.staged = undefined;
     return kept.file;

@@ -20,83 +20,89 @@ export interface GapFillParams {
 
 export function gapFillLines(gaps: Paths, p: GapFillParams): ExtrusionPath[] {
   const out: ExtrusionPath[] = [];
+  // a gap whose lines carry less than an eighth of a square line in all (0.06 mm at a sharp tip, where
+  // its sliver or axis is cut short) is not worth their travel, retraction and prime; judged per gap,
+  // not per line: a long gap whose width ripples is cut into many short lines of even width
+  const least = (p.width * p.width) / 8;
   // gaps and slivers are offsets' output: clean areas
   for (const island of cleanIslands(gaps)) {
-    const area = areaOf(island);
-    // a gap at the narrowest width must be at least twice as long as wide to be worth a line (a
-    // 0.1 mm square needle is no part to print)
-    if (area < 2 * p.minWidth * p.minWidth) continue;
-    // half-width: for a strip of length L and width t, area = L·t and perimeter ≈ 2L, so
-    // t ≈ 2·area/perimeter; then a short binary search around that estimate
-    const perimeter = island.reduce((sum, p) => sum + pathLength(p, true), 0);
-    const guess = perimeter > 0 ? area / perimeter : p.width / 2;
-    if (island.length === 2 && 2 * guess <= p.width * 1.5) {
-      // A ring-shaped gap (around a hole): its middle is a closed loop, half its mean width inside
-      // its outer edge. The mean width holds all the way round, where a sliver from the widest
-      // point would break off where the ring narrows. Only for a true ring: a gap with a tail or a
-      // branch would have the loop cut across its hole, so one that leaves the gap goes on below.
-      const loops = offset([island[0]], -guess, 'miter', 2);
-      const strays = clipLines(loops.map((l) => [...l, l[0], l[1]]), offset(island, 2, 'miter', 2), false);
-      if (loops.length === 1 && strays.reduce((sum, l) => sum + pathLength(l, false), 0) < 10) {
-        out.push({ type: 'WALL-INNER', points: loops[0], closed: true, width: Math.round(2 * guess), model: p.model });
-        continue;
-      }
-    }
-    let lo = 0;
-    let hi = Math.min(p.width * 1.5, guess * 2);
-    if (offset(island, -hi, 'miter', 2).length > 0) lo = hi;
-    for (let i = 0; i < 4 && lo < hi; i++) {
-      const mid = (lo + hi) / 2;
-      if (offset(island, -mid, 'miter', 2).length > 0) lo = mid;
-      else hi = mid;
-    }
-    const halfWidth = lo;
-    // the gap's width lies between 2·lo and 2·hi (four halvings apart); where that bracket straddles
-    // the narrowest filled, one offset says on which side the gap is (the bracket alone let a gap of
-    // 91 µm through and stopped one of 96: a tapering fin printed, skipped a layer, printed again)
-    // (an offset to within a µm of half the width already vanishes)
-    if (2 * hi + 4 < p.minWidth) continue;
-    if (2 * lo < p.minWidth && offset(island, -(p.minWidth / 2 - 2), 'miter', 2).length === 0) continue;
-    const beadWidth = Math.min(Math.max(2 * halfWidth, p.minWidth), p.width * 1.5);
-    // the sliver a few µm short of vanishing runs along the middle; a ring-shaped gap leaves a
-    // ring-shaped sliver, whose middle is a closed loop
-    const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
-    const lines: ExtrusionPath[] = [];
-    let covered = 0;
-    const parts = cleanIslands(sliver);
-    for (const part of parts) {
-      const closed = part.length > 1;
-      let line = closed ? part[0] : loopToLine(part[0]);
-      // a dab: the gap is about as long as it is wide (a pin, a cone's tip, the last square between
-      // walls), so its middle is nearly a point, and a line that short would carry a fifth of the
-      // plastic the gap holds (the extrusion is length × width)
-      if (!closed && parts.length === 1 && island.length === 1 && pathLength(line, false) < beadWidth) {
-        const dab = dabLine(island, area, beadWidth);
-        if (dab.length > 0) line = dab;
-      }
-      if (line.length >= 4) {
-        lines.push({ type: 'WALL-INNER', points: line, closed, width: Math.round(beadWidth), model: p.model });
-        covered += (pathLength(line, closed) + (closed ? 0 : beadWidth)) * beadWidth;
-      }
-    }
-    // The sliver runs only where the gap is within a few µm of its widest: all of a strip of even
-    // width, but only the wide end of a taper or the middle of a crossing. Where the lines cover
-    // much less than the gap, follow its medial axis instead, with the width it has along the way.
-    if (covered < area * COVERED_ENOUGH) {
-      const axis = axisGapFill(island, perimeter, guess, p);
-      // the axis must cover more than the lines it replaces, and an odd triangulation is not
-      // trusted with much more than the gap's area
-      if (axis.covered > covered && axis.covered <= area * 1.5) {
-        out.push(...axis.paths);
-        continue;
-      }
-    }
-    out.push(...lines);
+    const lines = islandLines(island, p);
+    const carried = lines.reduce((sum, l) => sum + pathLength(l.points, l.closed) * l.width, 0);
+    if (carried >= least) out.push(...lines);
   }
-  // a line carrying less than an eighth of a square line (0.06 mm long at a sharp tip, where the gap's
-  // sliver or axis is cut short) is not worth its own travel, retraction and prime
-  const least = (p.width * p.width) / 8;
-  return out.filter((l) => l.closed || pathLength(l.points, false) * l.width >= least);
+  return out;
+}
+
+/** The lines filling one gap. */
+function islandLines(island: Paths, p: GapFillParams): ExtrusionPath[] {
+  const area = areaOf(island);
+  // a gap at the narrowest width must be at least twice as long as wide to be worth a line (a
+  // 0.1 mm square needle is no part to print)
+  if (area < 2 * p.minWidth * p.minWidth) return [];
+  // half-width: for a strip of length L and width t, area = L·t and perimeter ≈ 2L, so
+  // t ≈ 2·area/perimeter; then a short binary search around that estimate
+  const perimeter = island.reduce((sum, p) => sum + pathLength(p, true), 0);
+  const guess = perimeter > 0 ? area / perimeter : p.width / 2;
+  if (island.length === 2 && 2 * guess <= p.width * 1.5) {
+    // A ring-shaped gap (around a hole): its middle is a closed loop, half its mean width inside
+    // its outer edge. The mean width holds all the way round, where a sliver from the widest
+    // point would break off where the ring narrows. Only for a true ring: a gap with a tail or a
+    // branch would have the loop cut across its hole, so one that leaves the gap goes on below.
+    const loops = offset([island[0]], -guess, 'miter', 2);
+    const strays = clipLines(loops.map((l) => [...l, l[0], l[1]]), offset(island, 2, 'miter', 2), false);
+    if (loops.length === 1 && strays.reduce((sum, l) => sum + pathLength(l, false), 0) < 10) {
+      return [{ type: 'WALL-INNER', points: loops[0], closed: true, width: Math.round(2 * guess), model: p.model }];
+    }
+  }
+  let lo = 0;
+  let hi = Math.min(p.width * 1.5, guess * 2);
+  if (offset(island, -hi, 'miter', 2).length > 0) lo = hi;
+  for (let i = 0; i < 4 && lo < hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (offset(island, -mid, 'miter', 2).length > 0) lo = mid;
+    else hi = mid;
+  }
+  const halfWidth = lo;
+  // the gap's width lies between 2·lo and 2·hi (four halvings apart); where that bracket straddles
+  // the narrowest filled, one offset says on which side the gap is (the bracket alone let a gap of
+  // 91 µm through and stopped one of 96: a tapering fin printed, skipped a layer, printed again)
+  // (an offset to within a µm of half the width already vanishes)
+  if (2 * hi + 4 < p.minWidth) return [];
+  if (2 * lo < p.minWidth && offset(island, -(p.minWidth / 2 - 2), 'miter', 2).length === 0) return [];
+  const beadWidth = Math.min(Math.max(2 * halfWidth, p.minWidth), p.width * 1.5);
+  // the sliver a few µm short of vanishing runs along the middle; a ring-shaped gap leaves a
+  // ring-shaped sliver, whose middle is a closed loop
+  const sliver = offset(island, -Math.max(0, halfWidth - 8), 'miter', 2);
+  const lines: ExtrusionPath[] = [];
+  let covered = 0;
+  const parts = cleanIslands(sliver);
+  for (const part of parts) {
+    const closed = part.length > 1;
+    let line = closed ? part[0] : loopToLine(part[0]);
+    // a dab: the gap is about as long as it is wide (a pin, a cone's tip, the last square between
+    // walls), so its middle is nearly a point, and a line that short would carry a fifth of the
+    // plastic the gap holds (the extrusion is length × width)
+    if (!closed && parts.length === 1 && island.length === 1 && pathLength(line, false) < beadWidth) {
+      const dab = dabLine(island, area, beadWidth);
+      if (dab.length > 0) line = dab;
+    }
+    if (line.length >= 4) {
+      lines.push({ type: 'WALL-INNER', points: line, closed, width: Math.round(beadWidth), model: p.model });
+      covered += (pathLength(line, closed) + (closed ? 0 : beadWidth)) * beadWidth;
+    }
+  }
+  // The sliver runs only where the gap is within a few µm of its widest: all of a strip of even
+  // width, but only the wide end of a taper or the middle of a crossing. Where the lines cover
+  // much less than the gap, follow its medial axis instead, with the width it has along the way.
+  if (covered < area * COVERED_ENOUGH) {
+    const axis = axisGapFill(island, perimeter, guess, p);
+    // the axis must cover more than the lines it replaces, and an odd triangulation is not
+    // trusted with much more than the gap's area
+    if (axis.covered > covered && axis.covered <= area * 1.5) {
+      return axis.paths;
+    }
+  }
+  return lines;
 }
 
 /** A dab's gap is at most this many bead widths long, */
