@@ -91,7 +91,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const onLayer = (layers: number) => {
     layersDone += layers;
     // the shares of a layer's steps add up to 1 give or take a rounding
-    const all = layersDone >= specs.length - 1e-6;
+    const all = layersDone >= specs.length * (1 - 1e-9) - 1e-6;
     const before = prepass ? SUPPORT_SHARE : 0;
     const f = LAYER_SHARE * (before + ((1 - before) * (all ? specs.length : layersDone)) / specs.length);
     // at least every half per cent, and the end of the layers whatever came before it
