@@ -1,7 +1,7 @@
 // The embedded runner with a scripted stand-in worker: progress, cancellation, retries after a
 // broken worker, user errors, time-outs, graceful shutdown and recovery after a dead process.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, describe, test } from 'node:test';
@@ -219,6 +219,37 @@ describe('embedded runner', () => {
     assert.equal(runsOf(runLog, task.id), 2);
   });
 
+  test('during a stop\'s grace period the running slice keeps its lease: no other runner could start it again', async () => {
+    // a 1 s lease and a 3 s slice: without the heartbeat through the grace period the lease ran out,
+    // and in distributed mode another worker sliced the task a second time
+    const rt = await open({ leaseS: 1 });
+    const { task, runLog } = await startScripted(rt, { steps: 30, stepMs: 100 });
+    await waitFor('running', async () => (await rt.stores.metadata.getTask(task.id))?.status === 'running');
+    const closing = rt.close(10_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    // what another worker's recovery would find: nothing to take
+    const recovered = await rt.stores.queue.recoverExpired(Date.now(), 3);
+    assert.deepEqual(recovered.requeued, [], 'the lease ran out during the grace period');
+    await closing;
+    const done = EmbeddedRuntime.open(testConfig(rt.config.dataDir), silent, { withoutRunner: true });
+    assert.equal((await done.stores.metadata.getTask(task.id))?.status, 'finished');
+    await done.close();
+    assert.equal(runsOf(runLog, task.id), 1, 'sliced once');
+  });
+
+  test('a task cancelled after its slice stored the output leaves no output behind', async () => {
+    const rt = await open();
+    const { task } = await startScripted(rt, { steps: 2, stepMs: 10, afterPutMs: 5000 });
+    const outputs = join(rt.config.dataDir, 'blobs', 'outputs');
+    const stored = () => (existsSync(outputs) ? readdirSync(outputs).length : 0);
+    await waitFor('the output to be stored', async () => stored() > 0);
+    await rt.tasks.cancel(task.accountId, task.id);
+    const done = await settled(rt, task.id);
+    assert.equal(done.status, 'cancelled');
+    await waitFor('the unrecorded output to go', async () => stored() === 0, 5000);
+    await rt.close();
+  });
+
   test('a task left queued without a job (its job lost after the record was written) is queued again while the runner runs', async () => {
     const dir = tempDir('runner-jobless');
     dirs.push(dir);
@@ -269,6 +300,28 @@ describe('embedded runner', () => {
       assert.equal(refused(), 3, 'two finishes refused, the third taken');
       assert.equal(runsOf(runLog, task.id), 1, 'sliced once');
       assert.equal((await store.getOutputOfTask(task.id))?.id, done.output?.outputId);
+    } finally {
+      await rt.close();
+    }
+  });
+
+  test('a result finished in an outage longer than half a lease is saved once the database answers', async () => {
+    // a 2 s lease: the save was tried for 1 s, then the slice was thrown away and the task, left
+    // 'running', was sliced again once its lease ran out
+    const rt = await open({ leaseS: 2 });
+    try {
+      const until = Date.now() + 4000;
+      const store = rt.stores.metadata;
+      const update = store.updateTask.bind(store);
+      store.updateTask = (async (id: string, from: unknown, patch: { status?: string }) => {
+        if (patch.status === 'finished' && Date.now() < until) throw new MetadataStoreUnavailableError(new Error('connect ECONNREFUSED'));
+        return update(id, from as never, patch as never);
+      }) as typeof store.updateTask;
+      const { task, runLog } = await startScripted(rt, { steps: 1 });
+      const done = await settled(rt, task.id);
+      assert.equal(done.status, 'finished');
+      assert.ok(Date.now() >= until, 'finished after the outage');
+      assert.equal(runsOf(runLog, task.id), 1, 'sliced once');
     } finally {
       await rt.close();
     }

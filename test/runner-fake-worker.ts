@@ -15,6 +15,8 @@ export interface FakeScript {
   userError?: string;
   /** allocate until the worker's heap limit is hit */
   hog?: boolean;
+  /** wait this long after the output is stored before answering (a cancel can then come after the write) */
+  afterPutMs?: number;
 }
 
 export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> {
@@ -37,6 +39,7 @@ export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> 
     job.progressPort.postMessage({ fraction: (i + 1) / steps, stage: 'fake' });
   }
   const { size } = await store.put(job.outputBlobKey, Buffer.from(`;FAKE ${job.taskId} run ${runs}\n`));
+  if (script.afterPutMs) await new Promise((r) => setTimeout(r, script.afterPutMs));
   job.progressPort.close();
   return {
     ok: true,

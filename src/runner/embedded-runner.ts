@@ -2,6 +2,7 @@
 // worker threads, so the HTTP event loop never blocks. It keeps its leases alive, persists progress,
 // stops a worker the moment its task is cancelled (piscina terminates the thread), retries a task
 // whose worker broke (up to maxAttempts), and on start resumes what a previous process left behind.
+import { OutageLog, retryWhileUnavailable } from './outage-log.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
@@ -9,7 +10,7 @@ import { Piscina } from 'piscina';
 import { outputFileName } from '../service/file-rules.js';
 import { newId } from '../service/ids.js';
 import { ACTIVE_STATUSES, isTerminal, type OutputRecord, type TaskRecord } from '../service/model.js';
-import { MetadataStoreUnavailableError, type ClaimedJob, type RecoveredJobs } from '../service/ports.js';
+import type { ClaimedJob, RecoveredJobs } from '../service/ports.js';
 import { formatInfo } from '../engine/output/index.js';
 import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
 import { storesAnswer } from '../service/readiness.js';
@@ -43,6 +44,8 @@ const PERSIST_MS = 1000;
 const POLL_MS = 1000;
 /** The wait between tries of a result's save while the database does not answer. */
 const SAVE_RETRY_MS = 500;
+/** How long a finished slice waits for the database to save its result (an outage longer than this loses the slice: it runs again). */
+const SAVE_RETRY_LIMIT_MS = 10 * 60_000;
 /** How often a runner looks for active tasks that have no job (see adoptJobless). */
 const ADOPT_EVERY_MS = 60_000;
 
@@ -60,6 +63,8 @@ export class EmbeddedRunner {
   private pumpLater: NodeJS.Timeout | null = null;
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private readonly outage: OutageLog;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -67,6 +72,7 @@ export class EmbeddedRunner {
   ) {
     this.transitions = new TaskTransitions(deps.store, deps.events, deps.metrics, deps.log);
     this.storeWatch = new StoreWatch(() => storesAnswer(deps.store, deps.blobs));
+    this.outage = new OutageLog(deps.log);
   }
 
   get activeCount(): number {
@@ -99,8 +105,16 @@ export class EmbeddedRunner {
       if (task.status === 'cancelled') this.abort(task.id, 'cancelled');
       else if (task.status === 'queued') this.notify();
     });
-    this.every(Math.max(100, this.opts.leaseMs / 3), () => this.heartbeat());
-    this.every(this.opts.leaseMs, async () => {
+    // the heartbeat goes on through a stop's grace period (stop() ends it last): a slice still
+    // finishing keeps its lease, so no other worker starts it again meanwhile
+    this.heartbeatTimer = this.every(Math.max(100, this.opts.leaseMs / 3), () => this.heartbeat());
+    // a lease that ran out is found within a quarter lease of it, not up to a whole one later (a
+    // worker killed mid-slice left its task 'running' for up to twice the lease)
+    this.every(Math.max(100, this.opts.leaseMs / 4), async () => {
+      // just after the database was unreachable every lease looks run out, its owner's heartbeats
+      // having failed too: half a lease lets the owners renew theirs first (a slice that finished
+      // in the outage is then saved, not sliced again by whoever recovered first)
+      if (Date.now() - this.outage.lastFailureAt < this.opts.leaseMs / 2) return;
       await this.applyRecovery(await queue.recoverExpired(Date.now(), this.opts.maxAttempts));
     });
     this.every(POLL_MS, async () => this.notify());
@@ -156,12 +170,13 @@ export class EmbeddedRunner {
     }
   }
 
-  private every(ms: number, fn: () => Promise<void>): void {
+  private every(ms: number, fn: () => Promise<void>): NodeJS.Timeout {
     const t = setInterval(() => {
-      fn().catch((err) => this.deps.log.error({ err }, 'runner housekeeping failed'));
+      fn().catch((err) => this.outage.failed(err, 'runner housekeeping failed'));
     }, ms);
     t.unref();
     this.timers.push(t);
+    return t;
   }
 
   private async applyRecovery(r: RecoveredJobs): Promise<void> {
@@ -206,7 +221,7 @@ export class EmbeddedRunner {
         }
       } while (this.pumpAgain && !this.stopping);
     } catch (err) {
-      this.deps.log.error({ err }, 'claiming a task failed');
+      this.outage.failed(err, 'claiming a task failed');
     } finally {
       this.pumping = false;
     }
@@ -276,8 +291,8 @@ export class EmbeddedRunner {
     }
     await entry.persisting;
 
-    if (entry.abortReason) return this.afterAbort(task, entry.abortReason);
-    if (result?.ok) return this.afterSuccess(task, primary.fileName, outputId, sliceJob.outputBlobKey, result);
+    if (entry.abortReason) return this.afterAbort(task, entry.abortReason, sliceJob.outputBlobKey);
+    if (result?.ok) return this.afterSuccess(task, primary.fileName, outputId, sliceJob.outputBlobKey, result, entry.controller.signal);
     if (result && result.userError) {
       await this.transitions.failed(task.id, result.message);
       await queue.complete(task.id, this.owner);
@@ -301,7 +316,7 @@ export class EmbeddedRunner {
       // every queued task was used up within a second.
       this.storeWatch.sliceBroke();
       await this.storeWatch.retryWait(delayMs, entry.controller.signal);
-      if (entry.abortReason) return this.afterAbort(task, entry.abortReason);
+      if (entry.abortReason) return this.afterAbort(task, entry.abortReason, sliceJob.outputBlobKey);
       await queue.retry(task.id, this.owner);
     } else {
       log.error({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke on every attempt');
@@ -316,11 +331,13 @@ export class EmbeddedRunner {
     outputId: string,
     blobKey: string,
     result: Extract<SliceJobResult, { ok: true }>,
+    signal: AbortSignal,
   ): Promise<void> {
     const { store, blobs, queue, metrics, log } = this.deps;
+    const saving = <T>(write: () => Promise<T>) => this.saving(write, signal);
     // a lease lost meanwhile (this process stalled past it) means another worker may be slicing the
     // task again: leave the result to it rather than race it (the status CAS below is the last guard)
-    if (!(await this.saving(() => queue.heartbeat(task.id, this.owner, this.opts.leaseMs)))) {
+    if (!(await saving(() => queue.heartbeat(task.id, this.owner, this.opts.leaseMs)))) {
       log.warn({ taskId: task.id }, 'lease lost before the result was saved; another worker owns the task now');
       await deleteUnrecordedBlob(blobs, blobKey);
       return;
@@ -336,10 +353,10 @@ export class EmbeddedRunner {
       blobKey,
       createdAt: Date.now(),
     };
-    await this.saving(() => store.insertOutput(output));
+    await saving(() => store.insertOutput(output));
     let finished: Awaited<ReturnType<TaskTransitions['finished']>>;
     try {
-      finished = await this.saving(() => this.transitions.finished(task.id, {
+      finished = await saving(() => this.transitions.finished(task.id, {
         info: formatInfo(result.stats),
         output: { outputName, outputId, taskId: task.id, fileId: outputId, format: result.format },
         stats: result.stats,
@@ -368,25 +385,16 @@ export class EmbeddedRunner {
     await queue.complete(task.id, this.owner);
   }
 
-  /**
-   * A write of a finished slice's result, tried again while the database does not answer, for up to
-   * half a lease: a slice that ended during a short outage is saved, not thrown away and sliced
-   * again (the heartbeat and the status compare-and-set still decide whether it is this runner's).
-   */
-  private async saving<T>(write: () => Promise<T>): Promise<T> {
-    const until = Date.now() + this.opts.leaseMs / 2;
-    for (;;) {
-      try {
-        return await write();
-      } catch (err) {
-        if (!(err instanceof MetadataStoreUnavailableError) || Date.now() >= until) throw err;
-        await new Promise((r) => setTimeout(r, SAVE_RETRY_MS));
-      }
-    }
+  /** A write of a finished slice's result, tried again while the database does not answer (outage-log.ts). */
+  private saving<T>(write: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return retryWhileUnavailable(write, Math.max(this.opts.leaseMs / 2, SAVE_RETRY_LIMIT_MS), SAVE_RETRY_MS, signal);
   }
 
-  private async afterAbort(task: TaskRecord, reason: AbortReason): Promise<void> {
+  private async afterAbort(task: TaskRecord, reason: AbortReason, outputBlobKey: string): Promise<void> {
     const { queue, log } = this.deps;
+    // a slice stopped as it wrote its output (a cancel or a delete at 99 %) may have stored it: no
+    // record will ever name it, and this attempt's key is its own
+    await deleteUnrecordedBlob(this.deps.blobs, outputBlobKey);
     switch (reason) {
       case 'cancelled':
         log.info({ taskId: task.id }, 'slice stopped: task cancelled');
@@ -417,7 +425,7 @@ export class EmbeddedRunner {
     entry.persistedAt = now;
     entry.persisting = entry.persisting
       .then(() => this.transitions.progress(entry.taskId, p))
-      .catch((err) => this.deps.log.error({ err, taskId: entry.taskId }, 'saving progress failed'));
+      .catch((err) => this.outage.failed(err, 'saving progress failed', { taskId: entry.taskId }));
   }
 
   /** stops the worker of a running task (no-op when this runner does not run it) */
@@ -445,10 +453,25 @@ export class EmbeddedRunner {
    */
   async stop(graceMs: number): Promise<void> {
     this.stopping = true;
-    for (const t of this.timers) clearInterval(t);
-    this.timers = [];
+    // no more claiming; the heartbeat and the cancel events stay while running slices finish
+    for (const t of this.timers) if (t !== this.heartbeatTimer) clearInterval(t);
+    this.timers = this.heartbeatTimer ? [this.heartbeatTimer] : [];
     if (this.pumpLater) clearTimeout(this.pumpLater);
-    this.unsubscribe?.();
+    try {
+      await this.finishRunning(graceMs);
+    } finally {
+      for (const t of this.timers) clearInterval(t);
+      this.timers = [];
+      this.heartbeatTimer = null;
+      this.unsubscribe?.();
+      this.unsubscribe = null;
+    }
+    await this.pool?.destroy();
+    this.pool = null;
+  }
+
+  /** Waits up to `graceMs` for the running slices, then stops the rest (put back in the queue). */
+  private async finishRunning(graceMs: number): Promise<void> {
     const all = Promise.all([...this.running.values()].map((e) => e.done));
     let timer: NodeJS.Timeout | undefined;
     const late = await Promise.race([
@@ -460,8 +483,6 @@ export class EmbeddedRunner {
       for (const id of this.running.keys()) this.abort(id, 'shutdown');
       await Promise.all([...this.running.values()].map((e) => e.done));
     }
-    await this.pool?.destroy();
-    this.pool = null;
   }
 }
 
