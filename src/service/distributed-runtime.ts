@@ -96,9 +96,9 @@ export class DistributedRuntime implements ServiceCore {
    */
   static async open(config: ServiceConfig, log: Logger, opts: DistributedRuntimeOptions = {}): Promise<DistributedRuntime> {
     const blobs = new S3BlobStore(s3ConfigOf(config));
-    const ensureBucket = async () => {
+    const ensureBucket = async (create = true) => {
       try {
-        await blobs.ensureBucket();
+        await blobs.ensureBucket({ create });
       } catch (err) {
         throw new Error(`object storage ${config.s3Endpoint || 'AWS S3'} bucket '${config.s3Bucket}': ${(err as Error).message}`);
       }
@@ -119,7 +119,11 @@ export class DistributedRuntime implements ServiceCore {
     }
     try {
       await agreeOnFileStore(stores.pool, config);
-      await ensureBucket();
+      // a database that names stored files: the bucket must be the one holding them (a mistyped
+      // S3_ENDPOINT made an empty bucket elsewhere, and the process failed every task it took)
+      const newest = await newestStoredKeys(stores.pool);
+      await ensureBucket(newest.length === 0);
+      if (newest.length > 0) await refuseForeignBucket(blobs, config, newest);
     } catch (err) {
       await stores.close().catch(() => undefined);
       blobs.close();
@@ -172,6 +176,34 @@ async function refuseOrphanedBucket(blobs: S3BlobStore, config: ServiceConfig): 
     `the database at DATABASE_URL has no Stratum schema, but ${where} holds stored files (${found}): ` +
       'a new schema would name none of them, and they would be deleted as orphans. Point DATABASE_URL at the ' +
       'database that names them or restore it from its backup (docs/deployment.md), or use an empty bucket or another S3_PREFIX to start empty',
+  );
+}
+
+/** The blob keys of the few newest files and outputs the database names (none: nothing stored yet). */
+async function newestStoredKeys(pool: pg.Pool): Promise<string[]> {
+  const rows = await pool.query<{ blob_key: string }>(
+    `(SELECT blob_key, created_at FROM files ORDER BY created_at DESC LIMIT 3)
+     UNION ALL (SELECT blob_key, created_at FROM outputs ORDER BY created_at DESC LIMIT 3)
+     ORDER BY created_at DESC LIMIT 3`,
+  );
+  return rows.rows.map((r) => r.blob_key);
+}
+
+/** The bucket this process reaches holds none of the newest files the database names. */
+export class FileStoreUnreachable extends Error {
+  override name = 'FileStoreUnreachable';
+}
+
+/**
+ * The newest stored files must be in the bucket this process reaches: the database and the bucket
+ * agree on names (agreeOnFileStore), but another S3_ENDPOINT is another store, which may have a
+ * bucket of the same name holding none of them.
+ */
+async function refuseForeignBucket(blobs: S3BlobStore, config: ServiceConfig, keys: string[]): Promise<void> {
+  for (const key of keys) if (await blobs.exists(key)) return;
+  throw new FileStoreUnreachable(
+    `bucket '${config.s3Bucket}' at ${config.s3Endpoint || 'AWS S3'} holds none of the newest files this database names ('${keys[0]}'…): ` +
+      'this process would fail every task it took. Give every process an S3_ENDPOINT that reaches the object store the others use',
   );
 }
 

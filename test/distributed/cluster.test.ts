@@ -12,6 +12,7 @@ import { HeadBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clie
 import pg from 'pg';
 import { CUBE_STL, SLOW_OVERRIDES, STL_SETTINGS, call, upload, waitFor, waitForStatus } from '../api-helpers.js';
 import { Cluster, type StratumProcess } from './cluster.js';
+import { startS3 } from './s3-server.js';
 
 const CUBE = readFileSync(CUBE_STL);
 
@@ -291,6 +292,32 @@ describe('distributed: 2 API + 2 worker processes on PostgreSQL and S3', { timeo
     }
     // and the mistyped bucket was not made
     await assert.rejects(s3.send(new HeadBucketCommand({ Bucket: 'stratum-typo' })));
+  });
+
+  test('a process whose S3_ENDPOINT reaches another store is refused at start, and makes no bucket there', async () => {
+    // the database names stored files (the cubes uploaded before); the other store has no 'stratum'
+    // bucket, then an empty one: a worker there made the bucket and failed every task it took
+    const other = await startS3('unrelated');
+    try {
+      const otherS3 = new S3Client({ endpoint: other.config.endpoint, region: other.config.region, forcePathStyle: true, credentials: { accessKeyId: other.config.accessKeyId!, secretAccessKey: other.config.secretAccessKey! } });
+      const env = { S3_ENDPOINT: other.env.S3_ENDPOINT! };
+      const missing = await cluster.spawn('worker', env).then(() => null, (e: Error) => e);
+      assert.ok(missing, 'a worker on another store started');
+      assert.match(missing.message, /exited \(1\)/);
+      assert.match(missing.message, /bucket '[^']+': there is no bucket/);
+      await assert.rejects(otherS3.send(new HeadBucketCommand({ Bucket: cluster.s3.env.S3_BUCKET })), 'no bucket was made on the other store');
+      const empty = await startS3(cluster.s3.env.S3_BUCKET);
+      try {
+        const refused = await cluster.spawn('worker', { S3_ENDPOINT: empty.env.S3_ENDPOINT! }).then(() => null, (e: Error) => e);
+        assert.ok(refused, 'a worker on an empty bucket of the same name started');
+        assert.match(refused.message, /holds none of the newest files this database names/);
+      } finally {
+        await empty.stop();
+      }
+      otherS3.destroy();
+    } finally {
+      await other.stop();
+    }
   });
 
   test('a new, empty database beside a bucket of stored files is refused, and left empty', async () => {

@@ -43,6 +43,11 @@ const QUEUE_SIZE = 2;
 /** Keys are our own ("files/<guid>"), never user text. */
 const KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
 
+/** The bucket does not exist (and was not to be made). */
+export class BucketMissing extends Error {
+  override name = 'BucketMissing';
+}
+
 function isNotFound(err: unknown): boolean {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
@@ -118,7 +123,8 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** creates the bucket when it does not exist (first start against an empty server) */
-  async ensureBucket(): Promise<void> {
+  /** Checks the bucket answers; makes it when missing unless `create` is false (then: BucketMissing). */
+  async ensureBucket(opts: { create?: boolean } = {}): Promise<void> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), START_TIMEOUT_MS);
     try {
@@ -126,9 +132,11 @@ export class S3BlobStore implements BlobStore {
         await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: controller.signal });
       } catch (err) {
         if (!isNotFound(err)) throw err;
+        if (opts.create === false) throw new BucketMissing(`there is no bucket '${this.bucket}'`);
         await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }), { abortSignal: controller.signal });
       }
     } catch (err) {
+      if (err instanceof BucketMissing) throw err;
       if (controller.signal.aborted) throw new Error(`no answer within ${START_TIMEOUT_MS / 1000} s`);
       // HeadBucket's errors have no body: the SDK names a 403 'UnknownError'
       const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
