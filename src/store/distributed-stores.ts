@@ -30,6 +30,8 @@ export interface DistributedStoreOptions {
   onEventsReconnect?(): void;
   /** see MigrateOptions.beforeCreate: a throw refuses to make the schema in an empty database */
   beforeCreateSchema?(): Promise<void>;
+  /** how often the event bus's LISTEN connection must answer (ms; PgEventBusOptions.probeMs) */
+  eventProbeMs?: number;
 }
 
 export async function openDistributedStores(databaseUrl: string, opts: DistributedStoreOptions = {}): Promise<DistributedStores> {
@@ -42,6 +44,7 @@ export async function openDistributedStores(databaseUrl: string, opts: Distribut
       readTask: (id) => metadata.getTask(id),
       onError: opts.onError,
       onReconnect: opts.onEventsReconnect,
+      ...(opts.eventProbeMs !== undefined ? { probeMs: opts.eventProbeMs } : {}),
     }).catch(async (err: unknown) => {
       await queue.stop().catch(() => {});
       throw err;

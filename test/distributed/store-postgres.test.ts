@@ -195,6 +195,32 @@ describe('PostgreSQL stores (distributed only)', () => {
     }
   });
 
+  test('a LISTEN connection that goes quiet without breaking is found by its probe and made again', async () => {
+    // a half-open connection (a NAT or a failover dropped it silently): the server process is
+    // stopped, so the socket stays open and nothing arrives; the clients' event streams waited
+    const peer = await openDistributedStores(url, { eventProbeMs: 300 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    let stopped = 0;
+    try {
+      const got: number[] = [];
+      peer.events.subscribe('quiet', (task) => got.push(task.progress));
+      const newest = await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE application_name = 'stratum-events' AND datname = current_database() ORDER BY backend_start DESC LIMIT 1`,
+      );
+      stopped = newest.rows[0]!.pid;
+      process.kill(stopped, 'SIGSTOP');
+      await s.metadata.insertTask(contractTask('quiet', 'acc', { progress: 0.4 }));
+      s.events.publish(contractTask('quiet', 'acc', { progress: 0.4 }));
+      for (let i = 0; i < 500 && !got.includes(0.4); i++) await sleep(10);
+      assert.ok(got.includes(0.4), `the event arrived after the probe made the connection again: ${got.join(' ')}`);
+    } finally {
+      if (stopped) process.kill(stopped, 'SIGCONT');
+      await admin.end();
+      await peer.close();
+    }
+  });
+
   test('a connection lost while checked out (inside a transaction) fails that transaction, not the process', async () => {
     const errors: unknown[] = [];
     const pool = openPool(url, { applicationName: 'stratum-checked-out', onError: (err) => errors.push(err) });

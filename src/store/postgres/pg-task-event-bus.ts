@@ -33,7 +33,13 @@ export interface PgEventBusOptions {
    */
   onReconnect?(): void;
   channel?: string;
+  /** how often the LISTEN connection is asked to answer (ms; default PROBE_MS) */
+  probeMs?: number;
 }
+
+/** The LISTEN connection's liveness probe: how often, and how long an answer may take. */
+const PROBE_MS = 10_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 export class PgTaskEventBus implements TaskEventBus {
   private readonly origin = randomUUID();
@@ -101,8 +107,38 @@ export class PgTaskEventBus implements TaskEventBus {
   }
 
 
+  /**
+   * A LISTEN connection that goes quiet without breaking (a half-open TCP connection: a NAT or a
+   * failover dropped it silently) would deliver nothing for hours while the clients' event streams
+   * wait: every PROBE_MS it must answer a query within PROBE_TIMEOUT_MS, or it is dropped and made
+   * again (watched tasks are then read back, catchUp).
+   */
+  private startProbe(client: pg.Client): void {
+    const timer = setInterval(() => {
+      if (this.closed || this.listenClient !== client) return clearInterval(timer);
+      let answered = false;
+      const limit = Math.min(PROBE_TIMEOUT_MS, this.opts.probeMs ?? PROBE_MS);
+      const deadline = setTimeout(() => {
+        if (!answered) this.lost(client, new Error(`the event connection did not answer within ${limit / 1000} s`));
+      }, limit);
+      deadline.unref();
+      client.query('SELECT 1').then(
+        () => {
+          answered = true;
+          clearTimeout(deadline);
+        },
+        (err) => {
+          answered = true;
+          clearTimeout(deadline);
+          this.lost(client, err);
+        },
+      );
+    }, this.opts.probeMs ?? PROBE_MS);
+    timer.unref();
+  }
+
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'stratum-events' });
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: 'stratum-events', keepAlive: true });
     client.on('notification', (msg) => this.onNotification(msg.payload));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, null));
@@ -110,6 +146,7 @@ export class PgTaskEventBus implements TaskEventBus {
     await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
     this.listenClient = client;
     this.reconnectDelay = 100;
+    this.startProbe(client);
   }
 
   private lost(client: pg.Client, err: unknown): void {
