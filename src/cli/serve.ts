@@ -80,13 +80,14 @@ export async function run(argv: string[]): Promise<number> {
   const server = await start(config);
   const log = server.log;
   const distributed = isDistributed(config);
+  // (a distributed process's logger names its role on every line already: serve-distributed.ts)
   if (server.url && config.role === 'worker') {
-    log.info({ role: config.role, workers: config.workers, opsUrl: server.url }, 'stratum worker is running');
+    log.info({ workers: config.workers, opsUrl: server.url }, 'stratum worker is running');
   } else if (server.url) {
-    const where = distributed ? { role: config.role, s3Bucket: config.s3Bucket } : { dataDir: config.dataDir };
+    const where = distributed ? { s3Bucket: config.s3Bucket } : { dataDir: config.dataDir };
     log.info({ url: server.url, ...where, workers: config.role === 'api' ? 0 : config.workers }, 'stratum is listening');
   } else {
-    log.info({ role: config.role, workers: config.workers }, 'stratum worker is running');
+    log.info({ workers: config.workers }, 'stratum worker is running');
   }
   if (server.url && config.role !== 'worker' && !(await server.hasKeys())) {
     process.stderr.write(
