@@ -290,6 +290,18 @@ test('inputs are read up to 512 MiB: a larger file fails at once, an endless dev
   assert.match(readFileSync(join(work, 'stdin.gcode'), 'utf8'), /^;LAYER_COUNT:100$/m);
 });
 
+test('a value option given twice is a usage error, not the last one taken silently; repeatable ones repeat', () => {
+  const twice = stratum('slice', cube, '-o', 'a.gcode', '--printer', 'Creality Ender 3', '--output', 'b.gcode');
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /^stratum slice: --output is given twice \(-o "a\.gcode", then --output "b\.gcode"\): give it once$/m);
+  assert.ok(!existsSync(join(work, 'a.gcode')) && !existsSync(join(work, 'b.gcode')), 'nothing written');
+  assert.equal(stratum('preview', 'x.gcode', '--layer', '1', '--layer', '2', '-o', 'x.png').code, 2);
+  assert.equal(stratum('keys', 'create', '--name', 'a', '--name', 'b').code, 2);
+  // --set repeats (a later one wins, as documented); a flag said twice is still one flag
+  const sets = stratum('slice', cube, '-o', 'sets.gcode', '--set', 'infillDensity=10', '--set', 'infillDensity=20', '--quiet', '--quiet', '--json');
+  assert.equal(sets.code, 0, sets.stderr);
+});
+
 test('a blank printer, filament or quality name is a usage error (exit 2), not the default preset', () => {
   for (const [flag, value] of [['--printer', ''], ['-p', '   '], ['--filament', ''], ['--quality', ' ']]) {
     const out = join(work, 'blank.gcode');

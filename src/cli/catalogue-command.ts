@@ -1,5 +1,5 @@
 // `stratum printers | filaments | qualities`: the preset catalogue as a table, or JSON with --json.
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import { listFilaments, listPrinters, listQualities } from '../profiles/index.js';
 import { EXIT_OK, UsageError } from './errors.js';
 import { fixed, formatTable } from './format.js';
@@ -88,7 +88,7 @@ const QUALITY_COLUMNS: Column[] = [
 
 function catalogueRun(what: string, list: () => readonly unknown[], columns: Column[]) {
   return async (argv: string[]): Promise<number> => {
-    const { values, positionals } = parseArgs({
+    const { values, positionals } = parseCommandArgs({
       args: argv,
       allowPositionals: true,
       options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },

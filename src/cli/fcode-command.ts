@@ -1,6 +1,6 @@
 // `stratum fcode decode|encode|info`: FCode files (docs/fcode.md) back to G-code, G-code to FCode,
 // and what an FCode file's header says, checked block by block.
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import { decodeFCode, encodeFCode, FCodeError, metadataFromGcode } from '../engine/output/fcode-api.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { refuseToReplaceInput } from './same-file.js';
@@ -42,7 +42,7 @@ function fcodeFailure(file: string, err: unknown): never {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
     options: {

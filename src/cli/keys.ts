@@ -1,6 +1,6 @@
 // `stratum keys create|list|revoke`: API keys of the embedded store (the data directory the server
 // uses). `create` prints the new key alone on stdout, so scripts can capture it.
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import { AccountError, AccountService } from '../service/account-service.js';
 import { ConfigError, isDistributed, loadConfig, type ServiceConfig } from '../service/config.js';
 import { openEmbeddedStores } from '../store/embedded-stores.js';
@@ -17,7 +17,7 @@ Without --account a key gets a new account of its own (files and tasks are per a
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     options: {
       name: { type: 'string' },

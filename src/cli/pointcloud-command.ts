@@ -1,7 +1,7 @@
 // `stratum pointcloud --dims nx,ny,nz --hardness EXPR -o FILE.pcsv`: a PC_SV shore-value file from a
 // grid and a hardness function of the voxel centre (x, y, z each 0…1 across the modifier's box).
 import { ExpressionError, parseHardness, type Hardness } from './hardness-expression.js';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import { encodePointCloud, MAX_VOXELS } from '../service/workspace/point-cloud.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { CliError, EXIT_OK, UsageError, writeError } from './errors.js';
@@ -61,7 +61,7 @@ export function sampleGrid(dims: [number, number, number], f: (x: number, y: num
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
     options: {

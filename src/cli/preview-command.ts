@@ -1,7 +1,7 @@
 // `stratum preview FILE.gcode --layer N -o layer.png`: one layer drawn as a PNG, to look at our
 // layers next to CuraEngine's and PrusaSlicer's (it reads all three dialects).
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import { PNG } from 'pngjs';
 import { writeFileAtomic } from './atomic-write.js';
 import { refuseToReplaceInput } from './same-file.js';
@@ -45,7 +45,7 @@ function parseView(text: string): [number, number, number, number] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
     options: {

@@ -1,7 +1,7 @@
 // `stratum serve`: runs the slicing service until SIGTERM or SIGINT, then shuts down gracefully
 // (requests in flight and running slices share the grace period; slices not done by then resume at
 // the next start).
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import type { Logger } from 'pino';
 import { startServer } from '../api/start-server.js';
 import { ConfigError, isDistributed, loadConfig, type ServiceConfig } from '../service/config.js';
@@ -46,7 +46,7 @@ async function start(config: ServiceConfig): Promise<Started> {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseCommandArgs({
     args: argv,
     options: {
       port: { type: 'string' },

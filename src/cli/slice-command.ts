@@ -5,7 +5,7 @@ import { stat } from './fs-async.js';
 import { readInputFile } from './read-input.js';
 import { refuseToReplaceInput } from './same-file.js';
 import { basename, dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import type { SliceStats } from '../engine/index.js';
 import { resolveSettings } from '../profiles/index.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -96,7 +96,7 @@ export interface SliceArgs {
 }
 
 export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
     options: {

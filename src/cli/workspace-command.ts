@@ -1,7 +1,7 @@
 // `stratum workspace from-stl MODEL -o WS.json [--modifier …]… [--pointcloud NAME]`: a Workspace
 // file in the real shape, the model centred on the printer's bed with its base at z = 0.
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandArgs } from './parse-command-args.js';
 import { parseModel } from '../engine/mesh/index.js';
 import { DEFAULT_PRINTER, getPrinter } from '../profiles/index.js';
 import { boxMesh, centreOnBed, workspaceFile, type Vec3, type WorkspaceEntryInput } from '../service/workspace/build-workspace.js';
@@ -31,7 +31,7 @@ options:
 `;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseCommandArgs({
     args: argv,
     allowPositionals: true,
     options: {
