@@ -1,8 +1,8 @@
-// Axis-aligned bounds of a mesh, in the mesh's units (mm).
-import type { Bounds3, Mesh } from '../types.js';
+// Axis-aligned bounds of a mesh, in the mesh's units (mm as read; µm once placed).
+import type { Bounds3 } from '../types.js';
 
 /** Bounds of the mesh's vertices; all zeros for an empty mesh. */
-export function meshBounds(mesh: Mesh): Bounds3 {
+export function meshBounds(mesh: { positions: ArrayLike<number> }): Bounds3 {
   const p = mesh.positions;
   if (p.length < 3) return { min: [0, 0, 0], max: [0, 0, 0] };
   let x0 = Infinity, y0 = Infinity, z0 = Infinity;

@@ -5,7 +5,8 @@
 // collects where a touched model reaches outside its cloud's modifier, for a warning.
 import { difference, offset } from '../geom/clipper.js';
 import { areaOf } from '../geom/path-math.js';
-import type { Paths } from '../types.js';
+import type { Bounds3, Paths } from '../types.js';
+import { meshBounds } from '../mesh/bounds.js';
 
 /** Modifier and model sections may differ by this much (µm) and still count as covered. */
 const COVER_TOLERANCE_UM = 50;
@@ -22,24 +23,7 @@ export interface UncoveredSpan {
   layers: number;
 }
 
-interface Box {
-  min: [number, number, number];
-  max: [number, number, number];
-}
-
-function boxOf(positions: Float64Array): Box {
-  const box: Box = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
-  for (let i = 0; i < positions.length; i += 3) {
-    for (let a = 0; a < 3; a++) {
-      const v = positions[i + a]!;
-      if (v < box.min[a]!) box.min[a] = v;
-      if (v > box.max[a]!) box.max[a] = v;
-    }
-  }
-  return box;
-}
-
-const meets = (a: Box, b: Box) => [0, 1, 2].every((i) => a.min[i]! < b.max[i]! && b.min[i]! < a.max[i]!);
+const meets = (a: Bounds3, b: Bounds3) => [0, 1, 2].every((i) => a.min[i]! < b.max[i]! && b.min[i]! < a.max[i]!);
 
 export class CloudCoverCheck {
   /** [modifier, model] pairs whose boxes meet: the model is touched, so must be enclosed */
@@ -49,7 +33,7 @@ export class CloudCoverCheck {
   constructor(models: ReadonlyArray<{ positions: Float64Array; role?: 'model' | 'modifier'; field?: unknown }>) {
     const clouds = models.flatMap((m, i) => (m.role === 'modifier' && m.field !== undefined ? [i] : []));
     if (clouds.length === 0) return;
-    const boxes = models.map((m) => boxOf(m.positions));
+    const boxes = models.map((m) => meshBounds(m));
     for (const c of clouds) {
       models.forEach((m, i) => {
         if (m.role !== 'modifier' && meets(boxes[c]!, boxes[i]!)) this.pairs.push([c, i]);

@@ -16,10 +16,11 @@ const EPS = 1e-3;
 
 /**
  * Throws for the first model (of several) that starts more than a first layer above the bed with no
- * other model's box under its footprint reaching up to within a layer of its base. `raisedBy`: how far
- * the job was raised because a model reached below the bed (mm, 0 if not), and that model's name.
+ * other model's box under its footprint reaching up to within a layer of its base. `raisedBy`: how
+ * far the job was raised because a model reached below the bed (mm, 0 if not); that model is the one
+ * whose box now starts lowest.
  */
-export function checkNothingFloats(models: PlacedBox[], s: Pick<SliceSettings, 'supportType' | 'firstLayerHeight' | 'layerHeight'>, raised?: { by: number; name: string }): void {
+export function checkNothingFloats(models: PlacedBox[], s: Pick<SliceSettings, 'supportType' | 'firstLayerHeight' | 'layerHeight'>, raisedBy = 0): void {
   if (s.supportType !== 'none' || models.length < 2) return;
   for (const m of models) {
     const base = m.box.min[2];
@@ -35,7 +36,8 @@ export function checkNothingFloats(models: PlacedBox[], s: Pick<SliceSettings, '
         o.box.max[1] > m.box.min[1],
     );
     if (held) continue;
-    const why = raised && raised.by > 0.05 ? `; the models were raised ${raised.by.toFixed(1)} mm together because '${raised.name}' reaches that far below the bed` : '';
+    const lowest = models.reduce((a, b) => (b.box.min[2] < a.box.min[2] ? b : a));
+    const why = raisedBy > 0.05 ? `; the models were raised ${raisedBy.toFixed(1)} mm together because '${lowest.name}' reaches that far below the bed` : '';
     throw new SliceError(
       `model '${m.name}' would print in the air: it starts ${base.toFixed(1)} mm above the bed with nothing under it${why}. ` +
         'Place it on the bed or on another model, or slice with support',

@@ -107,7 +107,7 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
     const who = printed.length === 1 ? `model '${printed[0]!.name}' is` : `the ${printed.length} models together are`;
     throw new SliceError(`${who} ${what} (${size}): nothing to print at ${s.firstLayerHeight} mm first layer`, 'EMPTY');
   }
-  if (keep) checkNothingFloats(placedBoxes(printed, dz), s, dz > 0 ? { by: dz, name: lowestName(printed) } : undefined);
+  if (keep) checkNothingFloats(placedBoxes(printed, dz), s, Math.max(0, dz));
   const warnings: string[] = [...fieldWarnings];
   // models placed by the client stand where they are in x and y; in z the lowest goes on the bed
   // (a print cannot start in the air), and the client is told how far
@@ -124,22 +124,6 @@ function placedBoxes(printed: ModelInput[], dz: number): Array<{ name: string; b
     box.max[2] += dz;
     return { name: m.name, box };
   });
-}
-
-/** The name of the model reaching lowest. */
-function lowestName(printed: ModelInput[]): string {
-  let lowest = Infinity;
-  let name = '';
-  for (const m of printed) {
-    const p = m.mesh.positions;
-    for (let i = 2; i < p.length; i += 3) {
-      if (p[i]! < lowest) {
-        lowest = p[i]!;
-        name = m.name;
-      }
-    }
-  }
-  return name;
 }
 
 function coarsenedWarning(m: ModelInput, f: FieldUm): string {
