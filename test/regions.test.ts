@@ -349,9 +349,35 @@ test('skin: a narrow arm running along the skin lines gets a line, whatever the 
     const inArm = clipLines(skin, [quad(shift, 6000, 12000, 2000)], true);
     const length = inArm.reduce((sum, l) => sum + pathLength(l, false), 0);
     assert.ok(length > 5000, `shift ${shift} µm: ${length.toFixed(0)} µm of skin line along 6 mm of the arm`);
-    // and no line centre leaves the inner area by more than the ends' reach (skin overlap + a
-    // quarter line): the beads end inside the innermost wall
-    const outside = clipLines(skin, offset(inner[0]!, 40 + 100 + 2, 'miter', 3), false);
+    // and no line centre leaves the inner area by more than the ends' reach (the skin overlap):
+    // the beads end inside the innermost wall
+    const outside = clipLines(skin, offset(inner[0]!, 40 + 2, 'miter', 3), false);
     assert.equal(outside.reduce((sum, l) => sum + pathLength(l, false), 0), 0);
+  }
+});
+
+test('skin line ends reach the skin overlap into the innermost wall, bridge line ends a quarter line further', async () => {
+  await initGeometry();
+  // a 20 mm square: the inner area is a square too, so how far an end point lies past it is its
+  // largest excess over the inner area's box on either axis
+  const endsPast = (paths: { points: number[] }[], box: { minX: number; minY: number; maxX: number; maxY: number }) =>
+    paths.flatMap(({ points: p }) =>
+      [0, p.length - 2].map((i) => Math.max(box.minX - p[i], p[i] - box.maxX, box.minY - p[i + 1], p[i + 1] - box.maxY)),
+    );
+  for (const overlap of [10, 30]) {
+    const s = defaultSettings({ skinOverlap: overlap });
+    const g = { index: 10, z: 2200, height: 200, outlines: [[square(0, 0, 20000)]] };
+    const walls = wallsForLayer(g, s);
+    const inner = innerAreasByModel(walls, 1);
+    const box = bboxOf(inner[0]!);
+    const reach = (overlap / 100) * W;
+    // nothing above: top skin
+    const top = fillForLayer(g, walls, (j) => (j <= g.index ? inner : undefined), s).islands[0].skin;
+    assert.ok(top.length > 20 && top.every((p) => !p.bridge));
+    for (const past of endsPast(top, box)) assert.ok(Math.abs(past - reach) <= 2, `skinOverlap ${overlap} %: an end ${past} µm past the inner area, not ${reach}`);
+    // nothing below: a bridge over the whole inner area
+    const bridge = fillForLayer(g, walls, (j) => (j >= g.index ? inner : undefined), s).islands[0].skin;
+    assert.ok(bridge.length > 20 && bridge.every((p) => p.bridge));
+    for (const past of endsPast(bridge, box)) assert.ok(Math.abs(past - reach - W / 4) <= 2, `bridge end ${past} µm past the inner area, not ${reach + W / 4}`);
   }
 });

@@ -200,9 +200,9 @@ export function fillForLayer(
     const { bridges, rest } = bridgesHere
       ? splitBridges(solid, bottom, groundBelow(innerOf(g.index - 1), iw.model, w, s), w)
       : { bridges: [], rest: solid };
-    if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, iw.model, 0, recent);
+    if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, skinOverlap ?? 0, iw.model, 0, recent);
     for (const b of bridges) {
-      for (const path of skinPaths(b.area, w, b.angle, skinOverlap, iw.model, BRIDGE_INSET_SLACK_UM, recent)) {
+      for (const path of skinPaths(b.area, w, b.angle, skinOverlap, (skinOverlap ?? 0) + w / 4, iw.model, BRIDGE_INSET_SLACK_UM, recent)) {
         path.bridge = true;
         path.speed = s.bridgeSpeed;
         path.flow = s.bridgeFlow / 100;
@@ -282,21 +282,24 @@ export function fillForLayer(
  * the lines was left bare whenever the line grid fell just outside it, and a pocket of the inner
  * area (at least 1.5 lines wide: walls.ts opens it so) could get no line at all; a quarter line
  * in, every such pocket holds a band a full spacing wide, so at least one line. The lines' ends
- * are then stretched back out past the edge (by the skin overlap and a quarter line), so that
- * where the flat ends of beads meet a wall at an angle, no wedge of the surface is left open.
+ * are then stretched back out past the edge by `endReach`: for skin, the skin overlap (the end
+ * point that far into the innermost wall: 0.04 mm with the default 10 %). Ends a quarter line further, as skin had until December 2026, closed the wedges a flat line end leaves against a
+ * wall at 45°, but put 11-12 % more material than the band holds into the outer 0.8 mm of every
+ * solid layer (the walls' own 0.95 plus ~0.17), where a real bead end spreads into those wedges
+ * anyway; bridges keep that reach, their ends being their anchors.
  * `overlap` null: there are no walls (wallCount 0), and the lines stay half a line inside the area,
  * so that they reach the model's surface and no further.
  */
-function skinPaths(solid: Paths, w: number, angle: number, overlap: number | null, model: number, slack = 0, recent?: RecentResults<Paths>): ExtrusionPath[] {
+function skinPaths(solid: Paths, w: number, angle: number, overlap: number | null, endReach: number, model: number, slack = 0, recent?: RecentResults<Paths>): ExtrusionPath[] {
   const draw = (): Paths => {
     const inset = offset(solid, -w / 2 + (overlap === null ? 0 : Math.max(w / 4, overlap)) + slack, 'miter', 3);
     if (inset.length === 0) return [];
     const lines = solidLines(inset, w, angle);
     // no wall to reach: the lines end half a line inside the edge, where the inset clipped them
     if (overlap === null) return sortMonotonic(lines, angle);
-    const reach = reachEdge(lines, 2 * w, offset(solid, overlap + w / 4, 'miter', 3));
+    const reach = reachEdge(lines, 2 * w, offset(solid, endReach, 'miter', 3));
     return sortMonotonic(reach, angle);
   };
-  const lines = recent ? recent.get(solid, `skin:${w}:${angle}:${overlap}:${slack}`, draw) : draw();
+  const lines = recent ? recent.get(solid, `skin:${w}:${angle}:${overlap}:${endReach}:${slack}`, draw) : draw();
   return lines.map((points) => ({ type: 'SKIN', points, closed: false, width: w, model }));
 }
