@@ -210,6 +210,12 @@ describe('v1 flows over HTTP', () => {
     const bad = await call(t.url, '/v1/stl/tasks', { headers: { Authorization: 'Bearer nope' } });
     assert.equal(bad.status, 401);
     assert.equal(bad.body.statusCode, 401);
+    // a token this service did not issue, sent with a valid key (the general documentation shows
+    // both headers): the key lets the request in; with a wrong key it is still refused
+    const both = await call(t.url, '/v1/stl/tasks', { key: t.key, headers: { Authorization: 'Bearer eyJhbGciOiJSUzI1NiJ9.e30.sig' } });
+    assert.equal(both.status, 200, both.text);
+    const wrongKey = await call(t.url, '/v1/stl/tasks', { key: '0'.repeat(32), headers: { Authorization: 'Bearer nope' } });
+    assert.equal(wrongKey.status, 401);
   });
 
   test('cancelling a slice in progress frees the worker for the next task at once', async () => {

@@ -25,29 +25,37 @@ function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** The credentials a request carries: a bearer token and a subscription key may both be there. */
 export function credentialsOf(req: FastifyRequest): { bearer?: string; key?: string } {
+  const out: { bearer?: string; key?: string } = {};
   const auth = headerValue(req.headers.authorization);
-  if (auth && /^bearer\s+/i.test(auth)) return { bearer: auth.replace(/^bearer\s+/i, '').trim() };
-  const key = headerValue(req.headers['ocp-apim-subscription-key']);
-  if (key) return { key: key.trim() };
-  const query = req.query as Record<string, unknown> | undefined;
-  const q = query?.['subscription-key'];
-  if (typeof q === 'string' && q) return { key: q.trim() };
-  return {};
+  if (auth && /^bearer\s+/i.test(auth)) out.bearer = auth.replace(/^bearer\s+/i, '').trim();
+  const header = headerValue(req.headers['ocp-apim-subscription-key']);
+  const query = (req.query as Record<string, unknown> | undefined)?.['subscription-key'];
+  const key = header || (typeof query === 'string' ? query : '');
+  if (key) out.key = key.trim();
+  return out;
 }
 
+/**
+ * A valid bearer token names the account. One this service does not know (the hosted service's
+ * own, or one of ours that expired) does not shut out a request that also carries a valid key: a
+ * client following the general documentation sends both, and the key alone is a full credential.
+ */
 export function authenticate(accounts: AccountService): onRequestHookHandler {
   return async function authHook(req, reply) {
     const { bearer, key } = credentialsOf(req);
     if (bearer !== undefined) {
       const accountId = await accounts.accountOfToken(bearer);
-      if (!accountId) return deny(reply, INVALID_TOKEN_MESSAGE);
-      req.accountId = accountId;
-      return;
+      if (accountId) {
+        req.accountId = accountId;
+        return;
+      }
+      if (!key) return deny(reply, INVALID_TOKEN_MESSAGE);
     }
     if (!key) return deny(reply, MISSING_KEY_MESSAGE);
     const accountId = await accounts.accountOfKey(key);
-    if (!accountId) return deny(reply, INVALID_KEY_MESSAGE);
+    if (!accountId) return deny(reply, bearer !== undefined ? INVALID_TOKEN_MESSAGE : INVALID_KEY_MESSAGE);
     req.accountId = accountId;
   };
 }
