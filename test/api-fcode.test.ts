@@ -57,11 +57,14 @@ describe('FCode tasks over HTTP', () => {
     assert.equal(g.task.settings.outputFormat, 'GCODE');
     assert.match(g.dl.text, /^;FLAVOR:Marlin/);
 
-    const f = await runTask('f.stl', { printerModel: 'Creality Ender 3', outputFormat: 'fcode' });
+    // as the interface spells it: FCode (the schema took only GCODE, FCODE, gcode and fcode)
+    const f = await runTask('f.stl', { printerModel: 'Creality Ender 3', outputFormat: 'FCode' });
     assert.equal(f.task.output.format, 'FCODE');
     assert.equal(f.task.output.outputName, 'f.fcode');
     const decoded = decodeFCode(f.dl.bytes);
     assert.equal(decoded.meta.machine, 'Creality Ender 3');
     assert.ok(decoded.lines > 1000);
+    const mixed = await runTask('m.stl', { printerModel: 'IdeaWerk-Speed', outputFormat: 'GCode' });
+    assert.equal(mixed.task.output.format, 'GCODE');
   });
 });

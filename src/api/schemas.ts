@@ -55,7 +55,7 @@ const settingsProperties = {
   supportType: { type: 'string', enum: ['n', 'e', 'b', 'N', 'E', 'B'], description: 'n none, e everywhere, b build plate only' },
   filamentPresetName: { type: 'string', description: 'e.g. "Generic_PLA"' },
   qualityPresetName: { type: 'string', description: 'Recommended (default), Highquality, Sketch' },
-  outputFormat: { type: 'string', enum: ['GCODE', 'FCODE', 'gcode', 'fcode'], description: "default: the printer's format" },
+  outputFormat: { type: 'string', pattern: '^([Gg]|[Ff])[Cc][Oo][Dd][Ee]$', description: "GCODE or FCODE, any case (the interface spells them GCode, FCode); default: the printer's format" },
   overrides: { type: 'object', additionalProperties: true, description: 'settings by name (docs/settings.md)' },
 } as const;
 
