@@ -193,6 +193,8 @@ describe('v0.2 over HTTP', () => {
     assert.equal(bare.body.result.progress, '-1');
     assert.equal(p.body.result.error.errorCode, 'SF000');
     assert.match(p.body.result.error.message, /outside the build volume/);
+    // under the legacy envelope's name too, which a legacy client reads from every other error
+    assert.equal(p.body.result.error.errorMessage, p.body.result.error.message);
     for (const path of ['GetPrintingInformation', `DownloadFile?taskId=${taskId}`]) {
       const r = await v02(path, { taskId });
       assert.equal(r.status, 404, path);

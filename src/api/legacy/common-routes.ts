@@ -51,7 +51,8 @@ export async function commonLegacyRoutes(app: FastifyInstance, opts: { core: Ser
   reading('/GetProgress', 'Progress of a task', RESULTS.progress, async (req) => {
     const task = await tasks.get(req.accountId, taskIdOf(req));
     const result: Record<string, unknown> = { progress: legacyProgress(task), status: task.status };
-    if (task.error) result.error = task.error;
+    // the legacy envelope's field names (errorMessage), and v1's (message) for clients already reading that
+    if (task.error) result.error = { errorCode: task.error.errorCode, errorMessage: task.error.message, message: task.error.message };
     return envelope(apiVersion, result);
   });
   reading('/GetPrintingInformation', 'Print time, filament length and weight of a finished task', RESULTS.information, async (req) =>

@@ -60,7 +60,12 @@ export const RESULTS = {
     properties: {
       progress: { ...str, description: 'a number as a string: "0.42"; "1" when finished; "-1" when failed or cancelled' },
       status: str,
-      error: { type: 'object', description: 'when failed: errorCode SF000 and what went wrong', additionalProperties: true },
+      error: {
+        type: 'object',
+        description: 'when failed: errorCode (SF000) and what went wrong, as errorMessage (the legacy envelope\'s name) and message (v1\'s)',
+        properties: { errorCode: str, errorMessage: str, message: str },
+        additionalProperties: true,
+      },
     },
     required: ['progress', 'status'],
   },
