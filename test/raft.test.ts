@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { box } from './mesh-fixtures.js';
 import { sliceMeshes } from './support-gcode.js';
+import { raftHeights } from '../src/engine/adhesion/raft.js';
+import { defaultSettings } from '../src/profiles/defaults.js';
+import type { SliceSettings } from '../src/engine/settings.js';
 
 test('raft: by default the part sits 0.1 mm above it', async () => {
   const { moves } = await sliceMeshes([box(0, 0, 0, 10, 10, 2)], { adhesionType: 'raft', raftLayers: 3 });
@@ -66,4 +69,14 @@ test('the layer above a raft rests on it: its bottom skin is not printed as a br
   const layer3 = text.slice(text.indexOf(';LAYER:3\n'), text.indexOf(';LAYER:4\n'));
   assert.ok(layer3.includes(';TYPE:SKIN'), 'the first part layer is bottom skin');
   assert.ok(!text.includes(';BRIDGE'), 'no bridge anywhere on a plain box on a raft');
+});
+
+test('the raft base is 1.5× the first layer, capped at three quarters of the nozzle and never under the first layer', () => {
+  const base = (over: Partial<SliceSettings>) => raftHeights(defaultSettings({ adhesionType: 'raft', raftLayers: 3, ...over }))[0];
+  assert.equal(base({}), 300);
+  // a 0.4 mm first layer on a 0.4 mm nozzle made a 0.6 mm base
+  assert.equal(base({ firstLayerHeight: 0.4 }), 400);
+  assert.equal(base({ firstLayerHeight: 0.28 }), 300);
+  assert.equal(base({ firstLayerHeight: 0.3, nozzleDiameter: 0.6, lineWidth: 0.6 }), 450);
+  assert.equal(base({ firstLayerHeight: 0.1 }), 150);
 });

@@ -12,11 +12,17 @@ import { joinZigzag } from '../support/zigzag.js';
 
 const CUSP_FILL_UM = 1000;
 
-/** Thickness of each raft layer, bottom first, µm: a 1.5× thick base, the others at the layer height. */
+/**
+ * Thickness of each raft layer, bottom first, µm: the others at the layer height, the base 1.5× the
+ * first layer's but no thicker than three quarters of the nozzle (nor thinner than the first layer):
+ * a thicker bead is laid from above the bed rather than pressed onto it (a 0.4 mm first layer made a
+ * 0.6 mm base on a 0.4 mm nozzle).
+ */
 export function raftHeights(s: SliceSettings): number[] {
   if (s.adhesionType !== 'raft' || s.raftLayers <= 0) return [];
   const h = Math.round(s.layerHeight * 1000);
-  const base = Math.round(s.firstLayerHeight * 1500);
+  const first = Math.round(s.firstLayerHeight * 1000);
+  const base = Math.max(first, Math.min(Math.round(first * 1.5), Math.round(s.nozzleDiameter * 750)));
   return Array.from({ length: Math.round(s.raftLayers) }, (_, i) => (i === 0 ? base : h));
 }
 
