@@ -1,5 +1,5 @@
 // Start and end G-code templates for the printer catalogue, written for Stratum. Curly-brace
-// placeholders ({first_layer_nozzle_temperature}, {bed_depth}, …; see GCODE_PLACEHOLDERS) are filled
+// placeholders ({first_layer_nozzle_temperature}, {bed_depth}, …; see TEMPLATE_PLACEHOLDERS) are filled
 // by the G-code writer. Coordinates that depend on one printer's bed are filled in here, when the
 // catalogue is built. Purge lines reset E before and after, so they extrude the same amount with
 // absolute (M82) and relative (M83) extrusion.
@@ -27,9 +27,13 @@ const PROBE_HEAT = [
 const NOZZLE_START = ['M104 S{first_layer_nozzle_temperature} ; nozzle: start heating'];
 const NOZZLE_WAIT = ['M109 S{first_layer_nozzle_temperature} ; nozzle: wait until hot'];
 
-/** Two purge strokes along Y near the left edge of a bed-slinger or box printer. */
-export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: string; probes?: boolean; x?: number; y0?: number; y1?: number } = {}): string {
-  const { heatedBed = true, leveling, probes = false, x = 0.5, y0 = 20, y1 = 120 } = opts;
+/**
+ * Two purge strokes along Y near the left edge of a bed-slinger or box printer. Each lays the same
+ * volume whatever the filament: 10 mm of 1.75 mm filament (24 mm³ over 100 mm), 3.77 mm of 2.85 mm.
+ */
+export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: string; probes?: boolean; x?: number; y0?: number; y1?: number; filamentDiameter?: number } = {}): string {
+  const { heatedBed = true, leveling, probes = false, x = 0.5, y0 = 20, y1 = 120, filamentDiameter = 1.75 } = opts;
+  const e = Math.round(10 * (1.75 / filamentDiameter) ** 2 * 100) / 100;
   // `probes`: the levelling command measures the bed (G29 on Marlin), rather than loading a saved mesh
   const probing = probes && heatedBed;
   return [
@@ -41,10 +45,10 @@ export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: strin
     'G1 Z2.0 F3000 ; lift nozzle',
     `G1 X${x} Y${y0} F5000 ; to the purge line`,
     'G1 Z0.3 F600',
-    `G1 X${x} Y${y1} E10 F1200 ; purge stroke one`,
+    `G1 X${x} Y${y1} E${e} F1200 ; purge stroke one`,
     'G92 E0',
     `G1 X${x + 0.5} Y${y1} F5000`,
-    `G1 X${x + 0.5} Y${y0} E10 F1200 ; purge stroke two`,
+    `G1 X${x + 0.5} Y${y0} E${e} F1200 ; purge stroke two`,
     'G92 E0 ; reset extruder',
     'G1 Z2.0 F3000 ; lift nozzle',
   ].join('\n');

@@ -107,7 +107,7 @@ export const PRUSA_ULTIMAKER_VORON_PRINTERS: readonly PrinterPreset[] = [
     filamentDiameter: 2.85,
     retraction: ULTIMAKER_RETRACTION,
     limits: limits({ feed: [300, 300, 40, 45], accel: [3000, 3000, 100, 10000], jerk: [20, 20, 0.4, 5], print: 3000 }),
-    startGcode: leftEdgePurgeStart(),
+    startGcode: leftEdgePurgeStart({ filamentDiameter: 2.85 }),
     endGcode: parkBackEnd(),
     note: 'Marlin flavour: set the printer to accept RepRap/Marlin G-code (not UltiGCode)',
   }),
