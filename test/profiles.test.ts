@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   DEFAULT_SETTINGS,
+  GCODE_PLACEHOLDERS,
   FILAMENTS,
   PRINTERS,
   ProfileError,
@@ -20,8 +21,10 @@ import {
   resolveSettings,
   validateOverrides,
   validateValue,
+  unknownPlaceholders,
 } from '../src/profiles/index.js';
 import { renderSettingsDoc } from '../src/profiles/settings-doc.js';
+import { templateValues } from '../src/engine/output/template.js';
 
 function throwsProfile(fn: () => unknown, code: string): ProfileError {
   try {
@@ -128,6 +131,31 @@ describe('printer catalogue', () => {
       assert.ok(code.slice(probe).includes('M109 S{first_layer_nozzle_temperature}'), `${p.name}: no wait for printing temperature after probing`);
     }
     assert.ok(probers >= 5, `${probers} printers probe`);
+  });
+
+  it('every purge stroke in a start template lays at most 30 mm³ of the printer\'s own filament', () => {
+    // the Ultimaker 2+ (2.85 mm) purged E10 per stroke as if 1.75 mm: 64 mm³ over 100 mm at 20 mm/s
+    let strokes = 0;
+    for (const p of PRINTERS) {
+      const s = resolveSettings({ printer: p.name }).settings;
+      const area = Math.PI * (s.filamentDiameter / 2) ** 2;
+      for (const line of s.startGcode.split('\n').filter((l) => /purge/i.test(l))) {
+        const e = /^G1 [^;]*\bE([\d.]+)/.exec(line);
+        if (!e) continue;
+        strokes++;
+        assert.ok(Number(e[1]) * area <= 30, `${p.name}: ${line} lays ${(Number(e[1]) * area).toFixed(1)} mm³`);
+      }
+    }
+    assert.ok(strokes >= 40, `${strokes} purge strokes`);
+  });
+
+  it('the settings check knows every placeholder the writer fills, and the writer fills every one it lists', () => {
+    const names = Object.keys(templateValues(DEFAULT_SETTINGS, { layer_count: '1' })).sort();
+    assert.deepEqual(Object.keys(GCODE_PLACEHOLDERS).sort(), names);
+    const template = names.map((n) => `M117 {${n}}`).join('\n');
+    assert.deepEqual(unknownPlaceholders(template), []);
+    assert.deepEqual(resolveSettings({ overrides: { startGcode: template } }).warnings, []);
+    assert.deepEqual(unknownPlaceholders('M117 {nozzle_temp} {layer_count}'), ['nozzle_temp']);
   });
 
   it('every printer resolves with every filament and quality, into valid settings', () => {

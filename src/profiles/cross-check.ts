@@ -2,19 +2,10 @@
 // (SettingsError BAD_VALUE naming the key at fault), doubtful ones are warnings.
 import type { SliceSettings } from '../engine/settings.js';
 import { SettingsError } from './errors.js';
-import { templateSetsTemperatures } from '../engine/output/template.js';
+import { TEMPLATE_PLACEHOLDERS, templateSetsTemperatures } from '../engine/output/template.js';
 
-/** Placeholders the G-code writer fills in start and end G-code templates. */
-export const GCODE_PLACEHOLDERS: Readonly<Record<string, string>> = {
-  nozzle_temperature: 'nozzleTemperature (°C)',
-  bed_temperature: 'bedTemperature (°C)',
-  first_layer_nozzle_temperature: 'firstLayerNozzleTemperature (°C)',
-  first_layer_bed_temperature: 'firstLayerBedTemperature (°C)',
-  bed_width: 'bedWidth (mm)',
-  bed_depth: 'bedDepth (mm)',
-  bed_height: 'bedHeight (mm)',
-  filament_diameter: 'filamentDiameter (mm)',
-};
+/** The placeholders the G-code writer fills in start and end G-code templates (engine/output/template.ts). */
+export const GCODE_PLACEHOLDERS = TEMPLATE_PLACEHOLDERS;
 
 const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
 

@@ -14,7 +14,7 @@ import { MoveBuffer } from './move-buffer.js';
 import { micronsToMm, mm3 } from './number-format.js';
 import { parseGcode } from './parse-gcode.js';
 import { simulate } from './simulate.js';
-import { fillTemplate, templateSetsTemperatures, templateValues } from './template.js';
+import { fillTemplate, templateSetsTemperatures, templateValues, withoutBedHeating } from './template.js';
 import { trailerLines } from './trailer.js';
 import { ByteChunks, FileTooLarge, MAX_FILE_BYTES } from './byte-chunks.js';
 import { clampEndLift } from './end-lift.js';
@@ -91,8 +91,9 @@ function assembleGcode(
   const rules = flavorRules(settings.gcodeFlavor);
   const layerCount = plans.length;
   const values = templateValues(settings, { layer_count: String(layerCount) });
-  const startGcode = fillTemplate(settings.startGcode, values);
-  const filledEnd = endOfPrint(fillTemplate(settings.endGcode, values), settings);
+  const fill = (template: string) => (settings.heatedBed ? fillTemplate(template, values) : withoutBedHeating(fillTemplate(template, values)));
+  const startGcode = fill(settings.startGcode);
+  const filledEnd = endOfPrint(fill(settings.endGcode), settings);
   const objectNames = klipperObjectNames(meta.modelNames);
 
   const keepText = plans.opCount <= (options.keepTextMaxOps ?? KEEP_TEXT_MAX_OPS);

@@ -3,13 +3,33 @@
 import type { SliceSettings } from '../settings.js';
 import { mm3 } from './number-format.js';
 
-/** Placeholder values for a template, by name. */
+/** Every placeholder the writer fills, with what it stands for (the settings check and docs/settings.md list these). */
+export const TEMPLATE_PLACEHOLDERS: Readonly<Record<string, string>> = {
+  nozzle_temperature: 'nozzleTemperature (°C)',
+  bed_temperature: 'bedTemperature (°C); 0 without a heated bed',
+  first_layer_nozzle_temperature: 'firstLayerNozzleTemperature (°C)',
+  first_layer_bed_temperature: 'firstLayerBedTemperature (°C); 0 without a heated bed',
+  bed_width: 'bedWidth (mm)',
+  bed_depth: 'bedDepth (mm)',
+  bed_height: 'bedHeight (mm)',
+  filament_diameter: 'filamentDiameter (mm)',
+  nozzle_diameter: 'nozzleDiameter (mm)',
+  layer_height: 'layerHeight (mm)',
+  first_layer_height: 'firstLayerHeight (mm)',
+  machine_name: 'machineName',
+  filament_name: 'filamentName',
+  layer_count: 'the number of layers printed',
+};
+
+/** Placeholder values for a template, by name (`layer_count` comes in `extra`). */
 export function templateValues(s: SliceSettings, extra: Record<string, string | number> = {}): Record<string, string> {
+  // without a heated bed, a template written for one (a preset's, with heatedBed turned off) heats nothing
+  const bed = s.heatedBed ? 1 : 0;
   const values: Record<string, string | number> = {
     nozzle_temperature: s.nozzleTemperature,
-    bed_temperature: s.bedTemperature,
+    bed_temperature: bed * s.bedTemperature,
     first_layer_nozzle_temperature: s.firstLayerNozzleTemperature,
-    first_layer_bed_temperature: s.firstLayerBedTemperature,
+    first_layer_bed_temperature: bed * s.firstLayerBedTemperature,
     bed_width: mm3(s.bedWidth),
     bed_depth: mm3(s.bedDepth),
     bed_height: mm3(s.bedHeight),
@@ -48,4 +68,18 @@ export function templateSetsTemperatures(template: string): { nozzle: boolean; b
     if (/^M1(40|90)(?![0-9])/i.test(code) || /\{(first_layer_)?bed_temperature\}/.test(code)) bed = true;
   }
   return { nozzle, bed };
+}
+
+/**
+ * A filled template without its bed heating commands (M140, M190), for a printer without a heated
+ * bed: a preset's template keeps them when `heatedBed` is turned off in the settings.
+ */
+export function withoutBedHeating(text: string): string {
+  return text
+    .split('\n')
+    .filter((raw) => {
+      const semi = raw.indexOf(';');
+      return !/^M1(40|90)(?![0-9])/i.test((semi >= 0 ? raw.slice(0, semi) : raw).trim());
+    })
+    .join('\n');
 }
