@@ -289,6 +289,16 @@ describe('v1 errors', () => {
     assert.equal(read.body.taskId, task.body.taskId);
     const cancel = await call(t.url, `/v1/stl/tasks/${task.body.taskId}/cancel`, emptyForm);
     assert.equal(cancel.status, 200, cancel.text);
+    // a bodyless cancel or delete whatever Content-Type a client library puts on it (octet-stream got 415)
+    const octet = { key: t.key, headers: { 'Content-Type': 'application/octet-stream' } } as const;
+    for (const v of ['v1', 'v0.3']) {
+      const c = await call(t.url, `/${v}/stl/tasks/${task.body.taskId}/cancel`, { ...octet, method: 'POST' });
+      assert.equal(c.status, 200, `${v}: ${c.text}`);
+    }
+    assert.equal((await call(t.url, `/v1/stl/tasks/${task.body.taskId}`, { ...octet, method: 'DELETE' })).status, 204);
+    assert.equal((await call(t.url, `/v1/files/${up.body.fileId}`, { ...octet, method: 'DELETE' })).status, 204);
+    // a JSON string sent as JSON: the type was right, the value is not an object (400, not 415)
+    assertError(await call(t.url, '/v1/stl/tasks', { key: t.key, body: '"x"', headers: { 'Content-Type': 'application/json' } }), 400, 'URE000', /body must be object/);
     // a multipart form (v0.2's UploadFile shape) sent to v1 or v0.3 is refused, not stored to fail as a model later
     const multipart = new FormData();
     multipart.append('file', new Blob([stl]), 'cube.stl');

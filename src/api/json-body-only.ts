@@ -5,5 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../service/errors.js';
 
 export async function jsonBodyOnly(req: FastifyRequest): Promise<void> {
-  if (typeof req.body === 'string') throw new ApiError('URE000', 'unsupported Content-Type: send application/json', undefined, 415);
+  if (typeof req.body !== 'string') return;
+  // a JSON string ("x") sent as JSON: the type was right, the value is not an object
+  if (/^\s*application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) throw new ApiError('URE000', 'body must be object');
+  throw new ApiError('URE000', 'unsupported Content-Type: send application/json', undefined, 415);
 }

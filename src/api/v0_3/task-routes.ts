@@ -6,6 +6,7 @@ import type { ServiceCore } from '../../service/embedded-runtime.js';
 import type { TaskKind } from '../../service/model.js';
 import { parseStartTask, type StartTaskInput } from '../../service/task-request.js';
 import { jsonBodyOnly } from '../json-body-only.js';
+import { ignoreContentTypeWithoutBody } from '../bodyless.js';
 import { BODY_REFUSALS, V1_SECURITY, errorResponses, startTaskBodySchema } from '../schemas.js';
 import { taskJson } from '../task-json.js';
 import { canonicalStartBody } from './start-body.js';
@@ -71,7 +72,7 @@ export async function v0_3TaskRoutes(app: FastifyInstance, opts: { core: Service
 
     app.post<{ Params: { taskId: string } }>(
       `/${kind}/tasks/:taskId/cancel`,
-      { schema: { summary: 'Cancel a task', tags, security: V1_SECURITY, params: taskIdParams, response: { ...taskResponse, ...BODY_REFUSALS } } },
+      { onRequest: ignoreContentTypeWithoutBody, schema: { summary: 'Cancel a task', tags, security: V1_SECURITY, params: taskIdParams, response: { ...taskResponse, ...BODY_REFUSALS } } },
       async (req) => taskJson(await core.tasks.cancel(req.accountId, req.params.taskId)),
     );
   }

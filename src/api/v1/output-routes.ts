@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { BODY_REFUSALS, CONTENT_DISPOSITION, V1_SECURITY, errorResponses } from '../schemas.js';
 import { storedFileJson } from '../task-json.js';
+import { ignoreContentTypeWithoutBody } from '../bodyless.js';
 
 /** `attachment; filename=x.gcode`, quoted with an RFC 5987 form when the name needs it. */
 export function contentDisposition(name: string): string {
@@ -56,6 +57,7 @@ export async function outputRoutes(app: FastifyInstance, opts: { core: ServiceCo
   app.delete<{ Params: { fileId: string } }>(
     '/files/:fileId',
     {
+      onRequest: ignoreContentTypeWithoutBody,
       schema: {
         summary: 'Delete an uploaded file',
         tags: ['files'],

@@ -5,6 +5,7 @@ import type { ServiceCore } from '../../service/embedded-runtime.js';
 import type { TaskKind } from '../../service/model.js';
 import { parseStartTask } from '../../service/task-request.js';
 import { jsonBodyOnly } from '../json-body-only.js';
+import { ignoreContentTypeWithoutBody } from '../bodyless.js';
 import { BODY_REFUSALS, V1_SECURITY, errorResponses, startTaskBodySchema } from '../schemas.js';
 import { taskJson } from '../task-json.js';
 
@@ -97,6 +98,7 @@ export async function taskRoutes(app: FastifyInstance, opts: { core: ServiceCore
     app.post<{ Params: TaskParams }>(
       `/${kind}/tasks/:taskId/cancel`,
       {
+        onRequest: ignoreContentTypeWithoutBody,
         schema: {
           summary: 'Cancel a task',
           description: 'A queued or running task becomes cancelled (its worker stops); a finished or failed task stays as it is.',
@@ -112,6 +114,7 @@ export async function taskRoutes(app: FastifyInstance, opts: { core: ServiceCore
     app.delete<{ Params: TaskParams }>(
       `/${kind}/tasks/:taskId`,
       {
+        onRequest: ignoreContentTypeWithoutBody,
         schema: {
           summary: 'Delete a task and its output',
           description: 'Cancels the task first if it is still queued or running.',
