@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STRATUM_BIN, call, startTestServer, upload, waitForStatus, type TestServer } from './api-helpers.js';
 import { binaryStl, box, soup } from './mesh-fixtures.js';
-import { isWorkspaceFile, parseCloudArg } from '../src/cli/workspace-input.js';
+import { isWorkspaceFile, parseCloudArg, parseCloudArgs } from '../src/cli/workspace-input.js';
 
 const work = mkdtempSync(join(tmpdir(), 'stratum-cli-ws-'));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -103,4 +103,9 @@ test('--pointcloud values: a path with colons, the filament optional', () => {
   assert.throws(() => parseCloudArg('a.pcsv:4,1'), /--pointcloud takes FILE:NX,NY,NZ/);
   assert.throws(() => parseCloudArg('a.pcsv:0,1,1'), /each count must be from 1 to 1000000/);
   assert.throws(() => parseCloudArg(':4,1,1'), /--pointcloud takes/);
+  // two files of one base name, or one file twice: a modifier's FileReference could not tell them
+  // apart (one was picked silently by the order of the flags, with a warning that the other was unused)
+  assert.throws(() => parseCloudArgs(['ramp.pcsv:8,1,1', '/tmp/ramp.pcsv:4,2,1']), /--pointcloud ramp.pcsv and \/tmp\/ramp.pcsv have the same file name 'ramp.pcsv'/);
+  assert.throws(() => parseCloudArgs(['ramp.pcsv:8,1,1', './ramp.pcsv:8,1,1']), /same file name/);
+  assert.equal(parseCloudArgs(['a/ramp.pcsv:8,1,1', 'a/ramp2.pcsv:8,1,1']).length, 2);
 });

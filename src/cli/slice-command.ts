@@ -17,7 +17,7 @@ import { sigintAbort } from './sigint.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
 import type { HandedBytes } from './slice-in-process.js';
 import type { SliceSettings } from '../engine/index.js';
-import { isWorkspaceFile, parseCloudArg, type CloudArg } from './workspace-input.js';
+import { isWorkspaceFile, parseCloudArgs, type CloudArg } from './workspace-input.js';
 
 /**
  * Models from this size up are sliced with their layers spread over worker threads (one per 1.3
@@ -138,7 +138,7 @@ export function parseSliceArgs(argv: string[]): SliceArgs | 'help' {
     overrides,
     quiet: values.quiet ?? false,
     json: values.json ?? false,
-    clouds: (values.pointcloud ?? []).map(parseCloudArg),
+    clouds: parseCloudArgs(values.pointcloud ?? []),
   };
 }
 

@@ -1,5 +1,6 @@
 // What `stratum slice` reads for a Workspace model before slicing it (slice-workspace.ts, loaded only
 // for one): whether a file is a Workspace, and the --pointcloud values.
+import { basename } from 'node:path';
 import { UsageError } from './errors.js';
 
 /** A point cloud named on the command line. */
@@ -22,6 +23,25 @@ export function parseCloudArg(value: string): CloudArg {
   const filament = dimsAt === parts.length - 2 ? parts[parts.length - 1]!.trim() : undefined;
   if (filament === '') throw usage();
   return filament ? { path, dims, filament } : { path, dims };
+}
+
+/**
+ * Every --pointcloud value. A modifier's FileReference names its cloud by base name, so two files of
+ * one base name (or one file given twice) could not be told apart: a usage error, as the service
+ * refuses two PC_SV files of one name.
+ */
+export function parseCloudArgs(values: readonly string[]): CloudArg[] {
+  const clouds = values.map(parseCloudArg);
+  const seen = new Map<string, string>();
+  for (const c of clouds) {
+    const name = basename(c.path);
+    const other = seen.get(name);
+    if (other !== undefined) {
+      throw new UsageError(`--pointcloud ${other} and ${c.path} have the same file name '${name}': a modifier's FileReference could not tell them apart`, 'slice');
+    }
+    seen.set(name, c.path);
+  }
+  return clouds;
 }
 
 /**
