@@ -115,6 +115,9 @@ test('a FileReference longer than any file name is refused without being echoed;
   );
   const flipped = readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri(), FlipedX: true, FlipedZ: false }] }), 'f.json');
   assert.deepEqual(flipped.warnings, ["model 'part': Models[0].FlipedX is ignored (vertices are already placed)"]);
+  // a scale is a factor, a position millimetres: each out-of-range error says which
+  assert.throws(() => readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri(), scale: { X: 1e308, Y: 1, Z: 1 } }] }), 's.json'), (e: Error) => /Models\[0\]\.scale\.X is 1e\+308, beyond ±100000$/.test(e.message));
+  assert.throws(() => readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri(), position: [0, 2e5, 0] }] }), 'p.json'), /Models\[0\]\.position\[1\] is 200000 mm, beyond ±100000 mm/);
   assert.throws(
     () => readWorkspace(enc({ Models: [{ metaData: { Name: 'part', SlicingPriority: 99999999 }, ModelPositions: tri() }] }), 'p.json'),
     /SlicingPriority must be a whole number from 0 to 1000000, not 99999999/,

@@ -11,7 +11,8 @@ export const MAX_COORDINATE_MM = 100_000;
 /** Upper bound on the triangles of one workspace (about 1.2 GB as JSON). */
 export const MAX_TRIANGLES = 20_000_000;
 
-export function readPoint(v: unknown, path: string): [number, number, number] {
+/** A point [x, y, z] or {X, Y, Z}; `unit` names what its numbers are in the error (a scale's are factors). */
+export function readPoint(v: unknown, path: string, unit = ' mm'): [number, number, number] {
   let x: unknown, y: unknown, z: unknown;
   if (Array.isArray(v)) {
     if (v.length !== 3) failAt(path, `must be three numbers [x, y, z], not ${v.length}`);
@@ -27,7 +28,7 @@ export function readPoint(v: unknown, path: string): [number, number, number] {
     const at = isObject(v) ? `${path}.${keyName(v, 'XYZ'[a]!)}` : `${path}[${a}]`;
     // (1e309 arrives as Infinity, which describeValue shows as such)
     if (typeof c !== 'number' || !Number.isFinite(c)) failAt(at, `must be a finite number, not ${describeValue(c)}`);
-    if (Math.abs(c) > MAX_COORDINATE_MM) failAt(at, `is ${c} mm, beyond ±${MAX_COORDINATE_MM} mm`);
+    if (Math.abs(c) > MAX_COORDINATE_MM) failAt(at, `is ${c}${unit}, beyond ±${MAX_COORDINATE_MM}${unit}`);
   }
   return [x as number, y as number, z as number];
 }

@@ -195,7 +195,7 @@ function checkLegacyTransform(model: JsonObject, at: string, name: string, warni
   for (const [key, neutral] of identity) {
     const v = prop(model, key);
     if (v === undefined || v === null) continue;
-    const p = readPoint(v, `${at}.${keyName(model, key)}`);
+    const p = readPoint(v, `${at}.${keyName(model, key)}`, key === 'scale' ? '' : ' mm');
     if (p.some((c) => c !== neutral)) warnings.push(`model '${name}': ${at}.${keyName(model, key)} is ignored (vertices are already placed)`);
   }
   for (const key of ['rotationX', 'rotationY', 'rotationZ']) {
