@@ -26,6 +26,15 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 // path parameters, percent-encoded: a 255-byte file name takes at most 765
 const MAX_PARAM_LENGTH = 1000;
 
+/** Node's HTTP server options that make a request timeout of `ms` hold (0: none). */
+export function requestTimeoutOptions(ms: number): { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number } {
+  return {
+    requestTimeout: ms,
+    headersTimeout: ms > 0 ? Math.min(60_000, ms) : 60_000,
+    connectionsCheckingInterval: ms > 0 ? Math.min(30_000, Math.max(250, Math.round(ms / 10))) : 30_000,
+  };
+}
+
 export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: core.log as FastifyBaseLogger,
@@ -38,6 +47,10 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     trustProxy: core.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestTimeout: core.config.requestTimeoutS * 1000,
+    // Node checks for late requests on a timer (every 30 s by default, and a request timeout
+    // set after the server is made waited for the headers' 60 s too: 1 s answered after 80-90 s);
+    // the check runs often enough here for the deadline to hold within a tenth of it
+    http: requestTimeoutOptions(core.config.requestTimeoutS * 1000),
     // scalars are coerced (query strings), but not fastify's default 'array' coercion, which took
     // ["Creality Ender 3"] for a printer name: every documented field holding a string is a string
     ajv: { customOptions: { coerceTypes: true } },
