@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { constants as bufferConstants } from 'node:buffer';
 import { after, before, describe, test } from 'node:test';
+import { connect } from 'node:net';
 import { inlineBodyLimit } from '../src/api/legacy/large-body.js';
 import { call, postDeclaring, startTestServer, type TestServer } from './api-helpers.js';
 
@@ -47,5 +48,43 @@ describe('legacy bodies past what can be read as text', () => {
     const small = await call(t.url, '/v0.1/ProvideFile', { key: t.key, body: 'printermodel=CR-10', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     assert.equal(small.status, 400, small.text);
     assert.match(small.body.error.errorMessage, /file is required/);
+  });
+});
+
+describe('legacy inline bodies held at once have a budget', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ inlineBodiesMb: 2, warmUp: false });
+  });
+  after(async () => t.close());
+
+  test('past the budget a large body is 503 SF000 before it is read, over the whole budget 413; the bytes come back when a response ends', async () => {
+    const { hostname, port } = new URL(t.url);
+    const MB = 1024 * 1024;
+    // a client sending 1.5 MB slowly holds 1.5 of the 2 MB from the moment its headers arrive
+    const slow = connect(Number(port), hostname);
+    await new Promise<void>((resolve) => slow.once('connect', resolve));
+    slow.write(`POST /v0.1/ProvideFile HTTP/1.1\r\nHost: x\r\nOcp-Apim-Subscription-Key: ${t.key}\r\nContent-Type: application/json\r\nContent-Length: ${1.5 * MB}\r\n\r\n{"printermodel":"`);
+    let busy: { status: number; body: string } | undefined;
+    for (let i = 0; i < 50 && busy?.status !== 503; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      busy = await postDeclaring(t.url, '/v0.2/StartSlicingTask', t.key, 'application/json', 1.5 * MB, '{"printermodel":"', 2000).catch(() => undefined);
+    }
+    assert.equal(busy?.status, 503, busy?.body);
+    assert.equal(JSON.parse(busy!.body).error.errorCode, 'SF000');
+    assert.match(JSON.parse(busy!.body).error.errorMessage, /reading other large requests.*try again later/);
+    const whole = await postDeclaring(t.url, '/v0.1/ProvideFile', t.key, 'text/plain', 3 * MB, '{"printermodel":"');
+    assert.equal(whole.status, 413, whole.body);
+    // the slow client goes away: its bytes are given back, and a body of the same size is read
+    slow.destroy();
+    const body = JSON.stringify({ printermodel: 'no such printer', padding: 'x'.repeat(1.5 * MB - 100) });
+    let read: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 50 && (read === undefined || read.status === 503); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      read = await call(t.url, '/v0.1/ProvideFile', { key: t.key, body, headers: { 'Content-Type': 'application/json' } });
+    }
+    assert.notEqual(read!.status, 503, read!.text);
+    assert.ok(read!.status >= 400 && read!.status < 500, read!.text);
+    assert.equal((await call(t.url, '/healthz')).status, 200);
   });
 });

@@ -40,6 +40,8 @@ export interface ServiceConfig {
   warmUp: boolean;
   /** longest time a client may take to send one request (uploads), seconds */
   requestTimeoutS: number;
+  /** most MB of large legacy JSON bodies (inline workspaces) held in memory at once */
+  inlineBodiesMb: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** a verified key or token is trusted this long before the store is asked again, seconds */
   authCacheS: number;
@@ -103,6 +105,7 @@ export function defaultConfig(): ServiceConfig {
     workerNice: 10,
     warmUp: true,
     requestTimeoutS: 600,
+    inlineBodiesMb: 1024,
     logLevel: 'info',
     authCacheS: 5,
     metricsPublic: true,
@@ -142,6 +145,7 @@ const ENV_KEYS: Record<string, keyof ServiceConfig> = {
   STRATUM_WORKER_NICE: 'workerNice',
   STRATUM_WARM_UP: 'warmUp',
   STRATUM_REQUEST_TIMEOUT_S: 'requestTimeoutS',
+  STRATUM_INLINE_BODIES_MB: 'inlineBodiesMb',
   STRATUM_LOG_LEVEL: 'logLevel',
   STRATUM_AUTH_CACHE_S: 'authCacheS',
   STRATUM_METRICS_PUBLIC: 'metricsPublic',
@@ -177,7 +181,7 @@ function coerce(key: keyof ServiceConfig, raw: unknown, source: string): Service
     }
     // a lease of 0 s expired at once (every slice counted as a dead worker's, and failed); a task
     // timeout of 0 s stopped every slice
-    if ((key === 'workers' || key === 'maxAttempts' || key === 'maxUploadBytes' || key === 'leaseS' || key === 'taskTimeoutS') && n < 1) {
+    if ((key === 'workers' || key === 'maxAttempts' || key === 'maxUploadBytes' || key === 'leaseS' || key === 'taskTimeoutS' || key === 'inlineBodiesMb') && n < 1) {
       throw new ConfigError(`${source}: must be at least 1`);
     }
     if ((key === 'port' || key === 'opsPort') && n > 65535) throw new ConfigError(`${source}: not a port number`);

@@ -1,7 +1,7 @@
 // What every legacy RPC version scope (v0.1, v0.2) sets up: the subscription key (same accounts and
 // keys as v1), its own error envelope, and forgiving bodies: JSON (an empty body too), JSON sent
 // as text/json or text/plain or under a form's content type, form fields; anything else is handed over unread (UploadFile reads raw bytes).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { ApiError, badRequest } from '../../service/errors.js';
 import { fold, text } from '../../service/legacy-keys.js';
@@ -11,12 +11,30 @@ import { lenientJsonParser } from '../json-body.js';
 import { legacyErrorHandler } from './envelope.js';
 import { checkLegacyDepth } from './json-depth.js';
 import { LARGE_BODY_BYTES, parseLargeBody } from './large-body.js';
+import { ByteBudget } from './body-budget.js';
+
+/** One budget of inline-body bytes per service, shared by its v0.1 and v0.2 scopes. */
+const budgets = new WeakMap<ServiceCore, ByteBudget>();
+/** Content types the JSON parser below reads whole into memory. */
+const READ_WHOLE = /^\s*(application\/json|text\/json|text\/plain|application\/x-www-form-urlencoded)\s*(;|$)/i;
 
 export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVersion: string): void {
   app.setErrorHandler(legacyErrorHandler(apiVersion));
   app.setNotFoundHandler(notFoundHandler);
   app.addHook('onRequest', authenticate(core.accounts));
   app.removeAllContentTypeParsers();
+  let budget = budgets.get(core);
+  if (!budget) budgets.set(core, (budget = new ByteBudget(core.config.inlineBodiesMb * 1024 * 1024)));
+  const inline = budget;
+  // a large body is let in before it is read when its length is declared; a chunked one once read
+  const replies = new WeakMap<FastifyRequest, FastifyReply>();
+  app.addHook('preParsing', async (req, reply, payload) => {
+    if (!READ_WHOLE.test(req.headers['content-type'] ?? '')) return payload;
+    replies.set(req, reply);
+    const declared = Number(req.headers['content-length']);
+    if (declared > LARGE_BODY_BYTES) inline.take(req, reply, declared);
+    return payload;
+  });
   const small = lenientJsonParser(app);
   // inline workspaces make bodies of many MB: those are parsed on a worker thread (large-body.ts)
   const json = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void): void => {
@@ -28,6 +46,12 @@ export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVer
         return done(err as Error);
       }
       return small(req, body, done);
+    }
+    const reply = replies.get(req);
+    try {
+      if (reply) inline.take(req, reply, body.length);
+    } catch (err) {
+      return done(err as Error);
     }
     parseLargeBody(typeof body === 'string' ? body : body.toString('utf8')).then(
       (parsed) => done(null, parsed),
