@@ -105,6 +105,18 @@ describe('printer catalogue', () => {
     assert.deepEqual(centred.sort(), [...deltas, 'Flashforge Adventurer 3'].sort());
   });
 
+  it('the Adventurer 3 waits for its heaters with its own firmware\'s M7 and M6, not M190 and M109, which it does not list', () => {
+    const s = resolveSettings({ printer: 'Flashforge Adventurer 3' }).settings;
+    const code = (t: string) => t.split('\n').map((l) => l.split(';')[0]!.trim()).filter((l) => l !== '');
+    const start = code(s.startGcode);
+    assert.deepEqual(start.filter((l) => /^M(109|190|84)\b/.test(l)), []);
+    assert.ok(start.indexOf('M132 X Y Z A B') > start.indexOf('G28'), start.join(' | '));
+    assert.ok(start.indexOf('M7 T0') > 0 && start.indexOf('M6 T0') > start.indexOf('M7 T0'), start.join(' | '));
+    assert.ok(start.indexOf('M6 T0') < start.findIndex((l) => /\bE\d/.test(l)), 'the purge waits for the nozzle');
+    assert.deepEqual(code(s.endGcode).filter((l) => /^M(109|190|84)\b/.test(l)), []);
+    assert.ok(code(s.endGcode).includes('M18'));
+  });
+
   it('the Creality K1s leave heating to their START_PRINT macro, which is given the temperatures', () => {
     for (const name of ['Creality K1', 'Creality K1 Max']) {
       const start = resolveSettings({ printer: name }).settings.startGcode;

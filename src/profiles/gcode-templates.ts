@@ -54,6 +54,50 @@ export function leftEdgePurgeStart(opts: { heatedBed?: boolean; leveling?: strin
   ].join('\n');
 }
 
+/**
+ * FlashForge's own firmware (Adventurer 3): its published command set waits for the bed with M7 and
+ * the nozzle with M6 (it lists no M190 or M109, so a file that waits with those may start cold),
+ * and M132 loads the home offsets stored in the printer. `x`, `y0`, `y1`: the purge strokes, in its
+ * centre-origin coordinates.
+ */
+export function flashforgeStart(opts: { x: number; y0: number; y1: number }): string {
+  const { x, y0, y1 } = opts;
+  return [
+    'M140 S{first_layer_bed_temperature} T0 ; bed: start heating',
+    'M104 S{first_layer_nozzle_temperature} T0 ; nozzle: start heating',
+    'G28 ; home all axes',
+    'M132 X Y Z A B ; load the home offsets stored in the printer',
+    'G90 ; absolute moves',
+    'M7 T0 ; bed: wait until hot',
+    'M6 T0 ; nozzle: wait until hot',
+    'G92 E0 ; reset extruder',
+    'G1 Z2.0 F3000 ; lift nozzle',
+    `G1 X${x} Y${y0} F5000 ; to the purge line`,
+    'G1 Z0.3 F600',
+    `G1 X${x} Y${y1} E10 F1200 ; purge stroke one`,
+    'G92 E0',
+    `G1 X${x + 0.5} Y${y1} F5000`,
+    `G1 X${x + 0.5} Y${y0} E10 F1200 ; purge stroke two`,
+    'G92 E0 ; reset extruder',
+    'G1 Z2.0 F3000 ; lift nozzle',
+  ].join('\n');
+}
+
+/** FlashForge's own firmware: lower the bed, home X and Y (its origin is the bed centre), heaters and motors off with its commands. */
+export function flashforgeEnd(): string {
+  return [
+    'G91 ; relative moves',
+    'G1 E-2 F2700 ; pull back filament',
+    'G1 Z10 F1200 ; move the bed away',
+    'G90 ; absolute moves',
+    'G28 X Y ; park: home X and Y',
+    'M107 ; fan off',
+    'M104 S0 T0 ; nozzle heater off',
+    'M140 S0 T0 ; bed heater off',
+    'M18 ; motors off',
+  ].join('\n');
+}
+
 /** Purge along the front edge, outside the printable area (Prusa-style beds with a front margin). */
 export function frontEdgePurgeStart(opts: { leveling: string; home?: string; y?: number }): string {
   const { leveling, home = 'G28', y = -3 } = opts;
@@ -121,17 +165,14 @@ export function presentBedEnd(opts: { heatedBed?: boolean } = {}): string {
   ].join('\n');
 }
 
-/**
- * Printers whose bed moves in Z (box and CoreXY): lower the bed well clear and park at the back, or
- * (`homeXy`: printers whose (0,0) is the bed centre, with no corner coordinate to name) home X and Y.
- */
-export function parkBackEnd(opts: { zDrop?: number; homeXy?: boolean } = {}): string {
+/** Printers whose bed moves in Z (box and CoreXY): lower the bed well clear and park at the back. */
+export function parkBackEnd(opts: { zDrop?: number } = {}): string {
   return [
     'G91 ; relative moves',
     'G1 E-2 F2700 ; pull back filament',
     `G1 Z${opts.zDrop ?? 20} F1200 ; move the bed away`,
     'G90 ; absolute moves',
-    opts.homeXy ? 'G28 X Y ; park: home X and Y' : 'G1 X{bed_width} Y{bed_depth} F6000 ; park at the back',
+    'G1 X{bed_width} Y{bed_depth} F6000 ; park at the back',
     'M106 S0 ; fan off',
     'M104 S0 ; nozzle heater off',
     'M140 S0 ; bed heater off',

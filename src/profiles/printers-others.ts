@@ -1,7 +1,7 @@
 // Anycubic, Artillery, Elegoo, Anker, Sovol, QIDI, FLSun, Biqu, Tronxy and Flashforge printers. Build
 // volumes and limits are public figures (rounded where firmware releases differ); the G-code
 // templates are our own.
-import { deltaEnd, deltaStart, leftEdgePurgeStart, parkBackEnd, presentBedEnd } from './gcode-templates.js';
+import { deltaEnd, deltaStart, flashforgeEnd, flashforgeStart, leftEdgePurgeStart, parkBackEnd, presentBedEnd } from './gcode-templates.js';
 import { klipperLimits, limits, printer } from './printer-build.js';
 import type { PrinterPreset } from './printer-types.js';
 
@@ -185,8 +185,8 @@ export const OTHER_PRINTERS: readonly PrinterPreset[] = [
     extruder: 'direct',
     maxNozzleTemp: 240,
     limits: limits({ feed: [200, 200, 10, 50], accel: [1000, 1000, 100, 3000], print: 1000 }),
-    startGcode: leftEdgePurgeStart({ x: -74.5, y0: -65, y1: 15 }),
-    endGcode: parkBackEnd({ zDrop: 10, homeXy: true }),
+    startGcode: flashforgeStart({ x: -74.5, y0: -65, y1: 15 }),
+    endGcode: flashforgeEnd(),
     note: 'G-code output; the printer also accepts plain G-code next to its own .gx files',
   }),
 ];
