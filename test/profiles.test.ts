@@ -412,6 +412,10 @@ G28 ; home&#10;G1 Z5 F3000
       ['<configuration/><configuration/>', /after/],
       ['<configuration><setting name="layerHeight">1 & 2</setting></configuration>', /&/],
       ['not xml at all', /expected "<"/],
+      // references to what XML does not allow as a character: a lone surrogate, a control character
+      ['<configuration><setting name="machineName">a&#xD800;b</setting></configuration>', /bad character reference &#xD800;/],
+      ['<configuration><setting name="machineName">a&#1;b</setting></configuration>', /bad character reference &#1;/],
+      ['<configuration><setting name="machineName">a&#xFFFE;b</setting></configuration>', /bad character reference/],
     ];
     for (const [text, message] of bad) {
       const e = throwsProfile(() => resolveSettings({ xml: text }), 'BAD_XML');

@@ -69,13 +69,18 @@ class Cursor {
   }
 }
 
+/** XML 1.0's Char: a reference to anything else (a lone surrogate, a control character) is an error. */
+function isXmlChar(code: number): boolean {
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+}
+
 /** Decodes entity and character references in text or an attribute value. */
 function decodeText(c: Cursor, raw: string, at: number): string {
   return raw.replace(/&([^;&\s]*);?/g, (whole, ref: string, offset: number) => {
     if (!whole.endsWith(';')) c.fail('"&" must start an entity reference like &amp;', at + offset);
     if (ref.startsWith('#')) {
       const code = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      const valid = /^#(x[0-9a-fA-F]+|[0-9]+)$/.test(ref) && code > 0 && code <= 0x10ffff;
+      const valid = /^#(x[0-9a-fA-F]+|[0-9]+)$/.test(ref) && isXmlChar(code);
       if (!valid) c.fail(`bad character reference &${ref};`, at + offset);
       return String.fromCodePoint(code);
     }
