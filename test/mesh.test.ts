@@ -92,8 +92,14 @@ test('OBJ errors name the problem and the line', () => {
   // faces that name no vertex: the first one's line and why
   badModel(() => parseModel(enc('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 99\n'), 's.obj'), /without any usable face: 1 skipped, the first on line 4 \(it names vertex 99; the file has 3\)/);
   badModel(() => parseModel(enc('v 0 0 0\nv 1 0 0\nv 0 1 0\n# c\nf -1 -2 -9\n'), 's.obj'), /the first on line 5 \(an index that is no vertex number\)/);
+  // a fractional or exponent index is no vertex number (`f 1.5 2 3` was read as vertex 1, silently)
+  badModel(() => parseModel(enc('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1.5 2 3\n'), 's.obj'), /the first on line 4 \(an index that is no vertex number\)/);
+  const oneBad = parseModel(enc('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1e0 2 3\n'), 's.obj');
+  assert.equal(oneBad.mesh.indices.length, 3);
+  assert.match(oneBad.warnings.join(), /skipped 1 face/);
   // a forward reference to a vertex defined later is fine
   assert.equal(parseModel(enc('f 1 2 3\nv 0 0 0\nv 10 0 0\nv 0 10 0\n'), 'fwd.obj').mesh.indices.length, 3);
+  assert.equal(parseModel(enc('v 0 0 0\nv 10 0 0\nv 0 10 0\nf 1/1/1 2//2 3/3\n'), 'slashes.obj').mesh.indices.length, 3);
 });
 
 test('empty, blank and unknown files', () => {

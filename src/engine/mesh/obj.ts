@@ -77,6 +77,8 @@ export function readObj(bytes: Uint8Array): RawMesh {
           digits++;
           p++;
         }
+        // the integer ends at a '/' or the next space: `1.5` or `1e2` is no vertex number
+        if (p < eol && !isSpace(bytes[p]) && bytes[p] !== 47) ok = false;
         while (p < eol && !isSpace(bytes[p])) p++; // skip /vt/vn
         const index = neg ? nVerts - n : n - 1;
         // positive indices may point forward (checked at the end); negative ones are relative
