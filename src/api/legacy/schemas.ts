@@ -64,6 +64,7 @@ export const RESULTS = {
         type: 'object',
         description: 'when failed: errorCode (SF000) and what went wrong, as errorMessage (the legacy envelope\'s name) and message (v1\'s)',
         properties: { errorCode: str, errorMessage: str, message: str },
+        required: ['errorCode', 'errorMessage', 'message'],
         additionalProperties: true,
       },
     },
