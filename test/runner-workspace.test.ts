@@ -115,6 +115,16 @@ test('a FileReference longer than any file name is refused without being echoed;
   );
   const flipped = readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri(), FlipedX: true, FlipedZ: false }] }), 'f.json');
   assert.deepEqual(flipped.warnings, ["model 'part': Models[0].FlipedX is ignored (vertices are already placed)"]);
+  // one key in two casings: lookups ignore case, so one of the two was taken without a word
+  assert.throws(() => readWorkspace(enc({ Models: [{ metaData: { Name: 'a' }, ModelPositions: tri() }], models: [] }), 'twin.json'), /workspace 'twin.json' has both 'Models' and 'models': one key in two casings/);
+  assert.throws(() => readWorkspace(enc({ Models: [{ metaData: { Name: 'a', name: 'b' }, ModelPositions: tri() }] }), 't.json'), /Models\[0\]\.metaData has both 'Name' and 'name'/);
+  assert.throws(() => readWorkspace(enc({ Models: [{ metaData: { Name: 'a' }, ModelPositions: tri(), modelPositions: tri() }] }), 't.json'), /Models\[0\] has both 'ModelPositions' and 'modelPositions'/);
+  assert.throws(
+    () => readWorkspace(enc({ Models: [{ metaData: { Name: 'a' }, ModelPositions: tri() }, { metaData: { Name: 'm', Modifier: { FillDensityFactor: 1, fillDensityFactor: 2 } }, ModelPositions: tri() }] }), 't.json'),
+    /Models\[1\]\.metaData\.Modifier has both 'FillDensityFactor' and 'fillDensityFactor'/,
+  );
+  // other keys may come twice in any casing: nothing reads them
+  assert.equal(readWorkspace(enc({ Models: [{ metaData: { Name: 'a' }, ModelPositions: tri(), note: 1, Note: 2 }] }), 'n.json').models.length, 1);
   // a scale is a factor, a position millimetres: each out-of-range error says which
   assert.throws(() => readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri(), scale: { X: 1e308, Y: 1, Z: 1 } }] }), 's.json'), (e: Error) => /Models\[0\]\.scale\.X is 1e\+308, beyond ±100000$/.test(e.message));
   assert.throws(() => readWorkspace(enc({ Models: [{ metaData: { Name: 'part' }, ModelPositions: tri(), position: [0, 2e5, 0] }] }), 'p.json'), /Models\[0\]\.position\[1\] is 200000 mm, beyond ±100000 mm/);

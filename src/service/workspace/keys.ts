@@ -25,6 +25,24 @@ export function stringProp(obj: JsonObject, key: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/**
+ * The first of `keys` the object holds in two casings (`Models` and `models`), as [spelling, spelling],
+ * or undefined. Only the keys a reader looks up: lookups ignore case, so with two it would take one
+ * of them without a word.
+ */
+export function caseTwin(obj: JsonObject, keys: readonly string[]): [string, string] | undefined {
+  const wanted = new Set(keys.map((k) => k.toLowerCase()));
+  const seen = new Map<string, string>();
+  for (const k of Object.keys(obj)) {
+    const lower = k.toLowerCase();
+    if (!wanted.has(lower)) continue;
+    const other = seen.get(lower);
+    if (other !== undefined) return [other, k];
+    seen.set(lower, k);
+  }
+  return undefined;
+}
+
 /** The key as the file spells it (for error paths), or `key` itself when absent. */
 export function keyName(obj: JsonObject, key: string): string {
   if (key in obj) return key;

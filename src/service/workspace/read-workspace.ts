@@ -5,7 +5,7 @@
 import { describeValue } from '../../profiles/describe-value.js';
 import type { Mesh, ModelInput } from '../../engine/types.js';
 import { NAME_CONTROL } from '../../engine/output/comment-text.js';
-import { isObject, keyName, prop, type JsonObject } from './keys.js';
+import { caseTwin, isObject, keyName, prop, type JsonObject } from './keys.js';
 import { meshBox, readMesh, readPoint, weldMesh } from './read-mesh.js';
 import { WorkspaceError, failAt } from './workspace-error.js';
 
@@ -65,6 +65,7 @@ export function readWorkspace(bytes: Uint8Array, fileName: string): Workspace {
     throw new WorkspaceError(`workspace '${fileName}' is not valid JSON: ${(err as Error).message}`);
   }
   if (!isObject(root)) throw new WorkspaceError(`workspace '${fileName}' must be a JSON object`);
+  refuseCaseTwins(root, ROOT_KEYS, `workspace '${fileName}'`);
   const modelsKey = keyName(root, 'Models');
   const list = prop(root, 'Models');
   if (list === undefined) throw new WorkspaceError(`workspace '${fileName}' has no models array (Models)`, 'Models');
@@ -77,18 +78,32 @@ export function readWorkspace(bytes: Uint8Array, fileName: string): Workspace {
   return out;
 }
 
+/** The keys read at each level: one of them in two casings is refused (lookups ignore case). */
+const ROOT_KEYS = ['Models'];
+const ENTRY_KEYS = ['metaData', 'ModelPositions', 'ModelIndices', 'BoundsPositions', 'BoundsIndices', 'position', 'scale', 'rotationX', 'rotationY', 'rotationZ', 'FlipedX', 'FlipedY', 'FlipedZ'];
+const META_KEYS = ['Name', 'SlicingPriority', 'Modifier', 'FileReference'];
+const MODIFIER_KEYS = ['FillDensityFactor'];
+
+function refuseCaseTwins(obj: JsonObject, keys: readonly string[], at: string): void {
+  const twin = caseTwin(obj, keys);
+  if (twin) failAt(at, `has both '${twin[0]}' and '${twin[1]}': one key in two casings, and which one counts would be a guess`);
+}
+
 function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
   if (!isObject(raw)) failAt(at, 'is not an object');
+  refuseCaseTwins(raw, ENTRY_KEYS, at);
   const metaKey = keyName(raw, 'metaData');
   const rawMeta = prop(raw, 'metaData');
   if (rawMeta !== undefined && rawMeta !== null && !isObject(rawMeta)) failAt(`${at}.${metaKey}`, 'must be an object');
   const meta: JsonObject = isObject(rawMeta) ? rawMeta : {};
   const metaAt = `${at}.${metaKey}`;
+  refuseCaseTwins(meta, META_KEYS, metaAt);
   const name = readName(meta, metaAt) || `model ${i + 1}`;
   const priority = readPriority(meta, metaAt);
   const modifierKey = keyName(meta, 'Modifier');
   const modifier = prop(meta, 'Modifier');
   if (modifier !== undefined && modifier !== null && !isObject(modifier)) failAt(`${metaAt}.${modifierKey}`, 'must be an object');
+  if (isObject(modifier)) refuseCaseTwins(modifier, MODIFIER_KEYS, `${metaAt}.${modifierKey}`);
   const fileReference = optionalString(meta, 'FileReference', metaAt);
   if (fileReference !== undefined && Buffer.byteLength(fileReference) > MAX_FILE_REFERENCE_BYTES) {
     // not echoed: it names an uploaded file, and no file name is that long
