@@ -61,10 +61,16 @@ export interface TaskFileRef {
   filamentName?: string;
 }
 
+export type SupportLetter = 'n' | 'e' | 'b';
+
 /** The settings a task was started with, echoed back as the client sent them (normalised). */
 export interface TaskSettingsEcho {
   printerModel: string;
-  supportType: 'n' | 'e' | 'b';
+  /**
+   * As sent; when a task start sends none, the support its overrides or XML configuration chose
+   * (none without either), filled in before the task is stored.
+   */
+  supportType?: SupportLetter;
   filamentPresetName?: string;
   qualityPresetName?: string;
   outputFormat?: OutputFormat;

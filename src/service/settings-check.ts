@@ -5,16 +5,16 @@ import { resolveSettings } from '../profiles/index.js';
 import { ApiError, badRequest } from './errors.js';
 import type { SliceRequest } from './model.js';
 
-export function checkSliceRequest(request: SliceRequest, xml: string | undefined): { warnings: string[] } {
+export function checkSliceRequest(request: SliceRequest, xml: string | undefined): { warnings: string[]; supportType: string } {
   try {
-    const { warnings } = resolveSettings({
+    const { warnings, settings } = resolveSettings({
       printer: request.printer,
       filament: request.filament,
       quality: request.quality,
       overrides: request.overrides,
       xml,
     });
-    return { warnings };
+    return { warnings, supportType: settings.supportType };
   } catch (err) {
     throw settingsErrorToApi(err);
   }

@@ -2,7 +2,7 @@
 // exist and whether the presets exist is the task service's part.
 import { badRequest } from './errors.js';
 import type { ModelTransform } from '../engine/types.js';
-import type { OutputFormat, TaskSettingsEcho } from './model.js';
+import type { OutputFormat, SupportLetter, TaskSettingsEcho } from './model.js';
 
 export interface FileEntry {
   fileId: string;
@@ -82,12 +82,16 @@ function parseSettings(v: unknown): TaskSettingsEcho {
   const printerModel = optionalString(v, 'printerModel', 'settings');
   // a blank name is no printer: it must not slice for the default one
   if (!printerModel?.trim()) throw badRequest('settings.printerModel is required: a printer name (`stratum printers` lists them), not a blank');
-  const rawSupport = optionalString(v, 'supportType', 'settings') ?? 'n';
-  const supportType = rawSupport.toLowerCase() as TaskSettingsEcho['supportType'];
-  if (!SUPPORT_TYPES.includes(supportType)) {
-    throw badRequest(`settings.supportType must be n (none), e (everywhere) or b (build plate only), not '${rawSupport}'`);
+  // without it, the overrides or the XML configuration may choose (the task service fills it in)
+  const rawSupport = optionalString(v, 'supportType', 'settings');
+  const settings: TaskSettingsEcho = { printerModel };
+  if (rawSupport !== undefined) {
+    const supportType = rawSupport.toLowerCase() as SupportLetter;
+    if (!SUPPORT_TYPES.includes(supportType)) {
+      throw badRequest(`settings.supportType must be n (none), e (everywhere) or b (build plate only), not '${rawSupport}'`);
+    }
+    settings.supportType = supportType;
   }
-  const settings: TaskSettingsEcho = { printerModel, supportType };
   const filament = optionalString(v, 'filamentPresetName', 'settings');
   const quality = optionalString(v, 'qualityPresetName', 'settings');
   const format = optionalString(v, 'outputFormat', 'settings');
@@ -110,8 +114,13 @@ export function parseStartTask(body: unknown): StartTaskInput {
   return { files: parseFiles(body.files), settings: parseSettings(body.settings) };
 }
 
-export const SUPPORT_TYPE_SETTING: Record<TaskSettingsEcho['supportType'], string> = {
+export const SUPPORT_TYPE_SETTING: Record<SupportLetter, string> = {
   n: 'none',
   e: 'everywhere',
   b: 'buildplate',
 };
+
+/** The letter of a resolved supportType setting (none, everywhere, buildplate). */
+export function supportLetterOf(setting: string): SupportLetter {
+  return setting === 'everywhere' ? 'e' : setting === 'buildplate' ? 'b' : 'n';
+}

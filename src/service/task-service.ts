@@ -5,12 +5,12 @@ import { ApiError, badRequest, fileNotFound, malformedTaskId, taskNotFound } fro
 import { MODEL_EXTENSIONS, extensionOf } from './file-rules.js';
 import { isGuid, newId, normaliseGuid } from './ids.js';
 import type { Metrics } from './metrics.js';
-import { ACTIVE_STATUSES, isTerminal, type FileRecord, type SliceRequest, type TaskFileRef, type TaskKind, type TaskRecord } from './model.js';
+import { ACTIVE_STATUSES, isTerminal, type FileRecord, type SliceRequest, type TaskFileRef, type TaskKind, type TaskRecord, type TaskSettingsEcho } from './model.js';
 import { InvalidCursorError, type BlobStore, type JobQueue, type MetadataStore, type TaskEventBus, type TaskPage } from './ports.js';
 import { checkSliceRequest } from './settings-check.js';
 import { checkWorkspaceTask } from './workspace/check-workspace-task.js';
 import { pointCloudSizeProblem } from './workspace/point-cloud.js';
-import { SUPPORT_TYPE_SETTING, type FileEntry, type StartTaskInput } from './task-request.js';
+import { SUPPORT_TYPE_SETTING, supportLetterOf, type FileEntry, type StartTaskInput } from './task-request.js';
 import { deleteUnrecordedBlob } from './blob-cleanup.js';
 
 const MAX_XML_BYTES = 1024 * 1024;
@@ -47,7 +47,8 @@ export class TaskService {
 
     const xml = xmlFiles[0] ? await this.readXml(xmlFiles[0].file) : undefined;
     const request = sliceRequestOf(input, xmlFiles[0]?.file.blobKey);
-    const { warnings } = checkSliceRequest(request, xml);
+    const { warnings, supportType } = checkSliceRequest(request, xml);
+    const settings: TaskSettingsEcho = input.settings.supportType ? input.settings : { ...input.settings, supportType: supportLetterOf(supportType) };
     if (kind === 'ws') warnings.push(...(await checkWorkspaceTask(this.blobs, primaries[0]!.file, files, request)));
     // kept with the task, as EXTRA files are, but said: the client most likely meant the other kind of task
     const foreign = kind === 'stl' ? ['WS', 'PC_SV'] : ['STL'];
@@ -67,7 +68,7 @@ export class TaskService {
       startDate: null,
       endDate: null,
       files: refs,
-      settings: input.settings,
+      settings,
       request,
       info: null,
       output: null,
@@ -195,7 +196,8 @@ function checkCloudNames(clouds: FileRecord[]): void {
 function sliceRequestOf(input: StartTaskInput, xmlBlobKey: string | undefined): SliceRequest {
   const s = input.settings;
   const overrides: Record<string, unknown> = { ...(s.overrides ?? {}) };
-  overrides.supportType = SUPPORT_TYPE_SETTING[s.supportType];
+  // sent: it wins over an override of the same setting; not sent: the overrides or the XML choose
+  if (s.supportType) overrides.supportType = SUPPORT_TYPE_SETTING[s.supportType];
   if (s.outputFormat) overrides.outputFormat = s.outputFormat;
   const request: SliceRequest = { printer: s.printerModel, overrides };
   if (s.filamentPresetName) request.filament = s.filamentPresetName;
