@@ -38,6 +38,9 @@ const runBundled = (argv) => {
   return bundle ? bundle.runSliceCli(argv) : null;
 };
 const bundled = process.argv[2] === 'slice' && process.env.STRATUM_SLICE_BUNDLE !== '0' ? runBundled(process.argv.slice(3)) : null;
+if (process.argv[2] === 'slice' && process.env.STRATUM_SLICE_BUNDLE === '0' && process.env.STRATUM_DEBUG === '1') {
+  process.stderr.write('stratum: slice runs from the plain modules (STRATUM_SLICE_BUNDLE=0)\n');
+}
 if (bundled) {
   bundled.then((code) => {
     process.exitCode = code;

@@ -54,6 +54,7 @@ test('the bundled slice writes the same bytes as the plain modules, with the cod
   for (const [i, input] of inputs.entries()) {
     const plain = slice({ input, env: { STRATUM_SLICE_BUNDLE: '0' }, out: join(work, `plain-${i}.gcode`) });
     assert.doesNotMatch(plain.stderr, /slice bundle/);
+    assert.match(plain.stderr, /slice runs from the plain modules \(STRATUM_SLICE_BUNDLE=0\)/);
     const bundled = slice({ input, flags: launcherFlags, out: join(work, `bundled-${i}.gcode`) });
     assert.match(bundled.stderr, /slice bundle loaded, code cache accepted/);
     assert.ok(plain.bytes.length > 1000);

@@ -65,7 +65,8 @@ export function readWorkspace(bytes: Uint8Array, fileName: string): Workspace {
     throw new WorkspaceError(`workspace '${fileName}' is not valid JSON: ${(err as Error).message}`);
   }
   if (!isObject(root)) throw new WorkspaceError(`workspace '${fileName}' must be a JSON object`);
-  refuseCaseTwins(root, ROOT_KEYS, `workspace '${fileName}'`);
+  const rootTwin = caseTwin(root, ROOT_KEYS);
+  if (rootTwin) throw new WorkspaceError(`workspace '${fileName}' has both '${rootTwin[0]}' and '${rootTwin[1]}': ${TWIN_PROBLEM}`, rootTwin[0]);
   const modelsKey = keyName(root, 'Models');
   const list = prop(root, 'Models');
   if (list === undefined) throw new WorkspaceError(`workspace '${fileName}' has no models array (Models)`, 'Models');
@@ -84,9 +85,11 @@ const ENTRY_KEYS = ['metaData', 'ModelPositions', 'ModelIndices', 'BoundsPositio
 const META_KEYS = ['Name', 'SlicingPriority', 'Modifier', 'FileReference'];
 const MODIFIER_KEYS = ['FillDensityFactor'];
 
+const TWIN_PROBLEM = 'one key in two casings, and which one counts would be a guess';
+
 function refuseCaseTwins(obj: JsonObject, keys: readonly string[], at: string): void {
   const twin = caseTwin(obj, keys);
-  if (twin) failAt(at, `has both '${twin[0]}' and '${twin[1]}': one key in two casings, and which one counts would be a guess`);
+  if (twin) failAt(at, `has both '${twin[0]}' and '${twin[1]}': ${TWIN_PROBLEM}`);
 }
 
 function readEntry(raw: unknown, at: string, i: number, out: Workspace): void {
