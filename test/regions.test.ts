@@ -381,3 +381,25 @@ test('skin line ends reach the skin overlap into the innermost wall, bridge line
     for (const past of endsPast(bridge, box)) assert.ok(Math.abs(past - reach - W / 4) <= 2, `bridge end ${past} µm past the inner area, not ${reach + W / 4}`);
   }
 });
+
+test('skin line ends: a line meeting the wall at a shallow angle reaches it; a long stretch never jumps a hole onto another line', async () => {
+  await initGeometry();
+  const { reachEdge } = await import('../src/engine/regions/line-ends.js');
+  // the limit: a 20 mm square whose right edge leans 5° off the lines (along x)
+  const lean = Math.round(20000 * Math.tan((5 * Math.PI) / 180));
+  const limit = [[0, 0, 20000, 0, 20000 + lean, 20000, 0, 20000]];
+  // a line at y = 10 mm ending 0.14 mm (across) short of the leaning edge: 1.6 mm along it
+  const edgeAt = (y: number) => 20000 + (lean * y) / 20000;
+  const short = Math.round(edgeAt(10000) - 140 / Math.sin((5 * Math.PI) / 180));
+  const [long] = reachEdge([[1000, 10000, short, 10000]], 4000, limit);
+  assert.ok(Math.abs(long![2] - edgeAt(10000)) <= 3, `the end stops at ${long![2]}, the edge is at ${edgeAt(10000)}`);
+  assert.equal(long![0], 0, 'the other end reaches the left edge too');
+  // two lines on one track, a 1 mm hole between them (x 9.5 to 10.5) and more limit beyond: each
+  // stops at the hole; the stretch that comes back past it is not printed over the other line
+  const holed = [[0, 0, 20000, 0, 20000, 20000, 0, 20000], [9500, 9000, 9500, 11000, 10500, 11000, 10500, 9000]];
+  const pair = reachEdge([[2000, 10000, 9300, 10000], [18000, 10000, 10700, 10000]], 4000, holed);
+  assert.deepEqual(pair.map((l) => [Math.min(l[0]!, l[2]!), Math.max(l[0]!, l[2]!)]), [[0, 9500], [10500, 20000]]);
+  // two lines on one track with no hole between them: they stretch towards each other and meet halfway
+  const meet = reachEdge([[1000, 5000, 9000, 5000], [9400, 5000, 19000, 5000]], 4000, [[0, 0, 20000, 0, 20000, 20000, 0, 20000]]);
+  assert.deepEqual(meet.map((l) => [l[0], l[2]]), [[0, 9200], [9200, 20000]]);
+});

@@ -297,7 +297,8 @@ function skinPaths(solid: Paths, w: number, angle: number, overlap: number | nul
     const lines = solidLines(inset, w, angle);
     // no wall to reach: the lines end half a line inside the edge, where the inset clipped them
     if (overlap === null) return sortMonotonic(lines, angle);
-    const reach = reachEdge(lines, 2 * w, offset(solid, endReach, 'miter', 3));
+    // up to ten line widths: a line meeting the wall at 5° needs 1.6 mm to cross the last 0.14 mm
+    const reach = reachEdge(lines, 10 * w, offset(solid, endReach, 'miter', 3));
     return sortMonotonic(reach, angle);
   };
   const lines = recent ? recent.get(solid, `skin:${w}:${angle}:${overlap}:${endReach}:${slack}`, draw) : draw();

@@ -1,6 +1,6 @@
-// Lines of skin and gap fill are clipped half a width inside their area so that a line running
-// along the edge does not overlap the wall; their ends are then stretched back out towards the edge,
-// so that lines meeting the wall head-on still reach it (plus the configured overlap).
+// Lines of skin are clipped inside their area so that a line running along the edge does not
+// overlap the wall; their ends are then stretched back out towards the edge, so that lines meeting
+// the wall still reach it (plus the configured overlap).
 import type { Path, Paths } from '../types.js';
 import { clipLines } from '../geom/clipper.js';
 
@@ -31,8 +31,112 @@ export function extendEnds(lines: Paths, by: number): Paths {
   return out;
 }
 
-/** Extends the lines' ends by `by` and clips them to `limit` so an oblique edge is not overshot. */
+/** Collinear within this (µm): Clipper2 rounds the clipped pieces to whole µm. */
+const TRACK_UM = 3;
+
+interface Track {
+  /** offset of the line's track along the common normal */
+  off: number;
+  /** its extent along the common direction */
+  lo: number;
+  hi: number;
+  /** the first point is the low end */
+  forward: boolean;
+  /** how far it may reach: the pieces holding it, cut halfway to the next line on its track */
+  from: number;
+  to: number;
+}
+
+/**
+ * Extends straight, parallel lines (one skin angle: solidLines' two-point segments) at both ends
+ * along themselves, up to `by`, as far as `limit` reaches without a break. A line meeting the wall
+ * at a shallow angle needs a long stretch (0.14 mm across at 5° is 1.6 mm along): with the stretch
+ * capped at two line widths such lines left a sawtooth of slits along chamfered edges (the bridging
+ * plate's corners, 3DBenchy's bow: ~0.5 mm² each on first and top layers). A long stretch may cross
+ * a hole or a gap and come back into `limit` further on, on a track another line prints: only the
+ * piece holding the line itself is kept, and lines on one track meet halfway between them.
+ */
 export function reachEdge(lines: Paths, by: number, limit: Paths): Paths {
-  if (lines.length === 0) return [];
-  return clipLines(extendEnds(lines, by), limit, true).filter((l) => l.length >= 4);
+  const straight = lines.filter((l) => l.length === 4 && (l[0] !== l[2] || l[1] !== l[3]));
+  if (straight.length === 0) return [];
+  const first = straight[0]!;
+  const len0 = Math.hypot(first[2] - first[0], first[3] - first[1]);
+  const ux = (first[2] - first[0]) / len0;
+  const uy = (first[3] - first[1]) / len0;
+  // the lines share a direction (either way round)
+  if (straight.some((l) => Math.abs((l[2] - l[0]) * uy - (l[3] - l[1]) * ux) > TRACK_UM * 2)) {
+    return clipLines(extendEnds(lines, by), limit, true).filter((l) => l.length >= 4);
+  }
+  const tracks: Track[] = straight.map((l) => {
+    const a = l[0] * ux + l[1] * uy;
+    const b = l[2] * ux + l[3] * uy;
+    return { off: l[1] * ux - l[0] * uy, lo: Math.min(a, b), hi: Math.max(a, b), forward: a <= b, from: NaN, to: NaN };
+  });
+  const order = tracks.map((_, i) => i).sort((i, j) => tracks[i]!.off - tracks[j]!.off);
+  const sortedOff = order.map((i) => tracks[i]!.off);
+  const pieces = clipLines(extendEnds(straight, by), limit, true);
+  for (const p of pieces) {
+    if (p.length < 4) continue;
+    const n = p.length;
+    const a = p[0] * ux + p[1] * uy;
+    const b = p[n - 2] * ux + p[n - 1] * uy;
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    const off = p[1] * ux - p[0] * uy;
+    // the lines on this piece's track: a binary search for the first within TRACK_UM
+    let k = lowerBound(sortedOff, off - TRACK_UM);
+    for (; k < order.length && sortedOff[k]! <= off + TRACK_UM; k++) {
+      const t = tracks[order[k]!]!;
+      // a piece holding the line lies in the one stretch of the track inside the limit around it;
+      // it may be another line's stretched end come back into the limit past a hole, so the line
+      // takes the widest reach of all pieces holding it, no further than its own stretch
+      if (lo <= t.lo + TRACK_UM && hi >= t.hi - TRACK_UM) {
+        t.from = Math.max(t.lo - by, Math.min(lo, t.lo, Number.isNaN(t.from) ? Infinity : t.from));
+        t.to = Math.min(t.hi + by, Math.max(hi, t.hi, Number.isNaN(t.to) ? -Infinity : t.to));
+      }
+    }
+  }
+  // two lines on one track whose pieces reach over each other meet halfway: the lines of a track
+  // (offsets within TRACK_UM of the one before) in order along it
+  for (let k = 0; k < order.length; ) {
+    let end = k + 1;
+    while (end < order.length && sortedOff[end]! - sortedOff[end - 1]! <= TRACK_UM) end++;
+    const track = order.slice(k, end).map((i) => tracks[i]!).sort((p, q) => p.lo - q.lo);
+    for (let j = 0; j + 1 < track.length; j++) {
+      const t = track[j]!;
+      const u = track[j + 1]!;
+      if (Number.isNaN(t.from) || Number.isNaN(u.from) || t.to <= u.from) continue;
+      const mid = (t.hi + u.lo) / 2;
+      t.to = Math.min(t.to, Math.max(t.hi, mid));
+      u.from = Math.max(u.from, Math.min(u.lo, mid));
+    }
+    k = end;
+  }
+  const out: Paths = [];
+  tracks.forEach((t, i) => {
+    const l = straight[i]!;
+    // a line the clipping lost (it should lie inside the limit) keeps its own length
+    const from = Number.isNaN(t.from) ? t.lo : t.from;
+    const to = Number.isNaN(t.to) ? t.hi : t.to;
+    // each end moves along the line to where its piece reaches: the low end to `from`, the high end to `to`
+    const dStart = t.forward ? from - t.lo : to - t.hi;
+    const dEnd = t.forward ? to - t.hi : from - t.lo;
+    const sx = l[0] + ux * dStart;
+    const sy = l[1] + uy * dStart;
+    const ex = l[2] + ux * dEnd;
+    const ey = l[3] + uy * dEnd;
+    out.push([Math.round(sx), Math.round(sy), Math.round(ex), Math.round(ey)]);
+  });
+  return out;
+}
+
+function lowerBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
