@@ -7,6 +7,10 @@ import { constants as bufferConstants } from 'node:buffer';
 import { after, before, describe, test } from 'node:test';
 import { connect } from 'node:net';
 import { inlineBodyLimit } from '../src/api/legacy/large-body.js';
+import { ByteBudget } from '../src/api/legacy/body-budget.js';
+import { ApiError } from '../src/service/errors.js';
+import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { call, postDeclaring, startTestServer, type TestServer } from './api-helpers.js';
 
 test('an inline body may be as large as an upload, up to the longest string Node holds', () => {
@@ -87,4 +91,33 @@ describe('legacy inline bodies held at once have a budget', () => {
     assert.ok(read!.status >= 400 && read!.status < 500, read!.text);
     assert.equal((await call(t.url, '/healthz')).status, 200);
   });
+});
+
+test('the inline-body budget: a client gone before its body is let in is not counted; a queued parse keeps the bytes until it ends', () => {
+  const budget = new ByteBudget(10);
+  const fake = (destroyed = false) => {
+    const raw = Object.assign(new EventEmitter(), { destroyed });
+    const reply = { raw, header: () => reply } as unknown as FastifyReply;
+    const req = { raw: { destroyed } } as unknown as FastifyRequest;
+    return { req, reply, raw };
+  };
+  // gone while authenticated: its 'close' has fired already, so it would never have been given back
+  const gone = fake(true);
+  budget.take(gone.req, gone.reply, 8);
+  assert.equal(budget.inUse, 0);
+  // counted from the start; its response closes while its parse is still queued: still counted
+  const a = fake();
+  budget.take(a.req, a.reply, 8);
+  budget.pin(a.req);
+  assert.equal(budget.inUse, 8);
+  assert.throws(() => budget.take(fake().req, fake().reply, 4), (e: ApiError) => e.httpStatus === 503);
+  a.raw.emit('close');
+  assert.equal(budget.inUse, 8);
+  budget.unpin(a.req);
+  assert.equal(budget.inUse, 0);
+  // given back once only, whatever comes after
+  a.raw.emit('close');
+  budget.unpin(a.req);
+  assert.equal(budget.inUse, 0);
+  assert.throws(() => budget.take(fake().req, fake().reply, 11), (e: ApiError) => e.httpStatus === 413);
 });

@@ -237,10 +237,10 @@ test('start template: placeholders filled, unknown ones kept, temperatures it se
 test('heatedBed turned off over a template written for a heated bed: no bed command, bed placeholders 0', () => {
   // a preset's start G-code heats and waits for the bed; `--set heatedBed=false` said the bed
   // temperatures were ignored while the file still held M140 S60 and M190 S60
-  const startGcode = 'M140 S{first_layer_bed_temperature} ; bed\nM104 S{first_layer_nozzle_temperature}\nG28\nM190 S{first_layer_bed_temperature}\nM109 S{first_layer_nozzle_temperature}\nSTART_PRINT BED={bed_temperature}';
+  const startGcode = 'M140 S{first_layer_bed_temperature} ; bed\nM104 S{first_layer_nozzle_temperature}\nG28\nM190 S{first_layer_bed_temperature}\nM7 T0 ; FlashForge: wait for the bed\nM109 S{first_layer_nozzle_temperature}\nSTART_PRINT BED={bed_temperature}';
   const endGcode = 'M104 S0\nM140 S0 ; bed off\nM84';
   const bedless = lines(writeGcode(twoLayers(), settings({ heatedBed: false, startGcode, endGcode }), META).text);
-  assert.deepEqual(bedless.filter((x) => /^M1(40|90)\b/.test(x)), []);
+  assert.deepEqual(bedless.filter((x) => /^M1(40|90)\b|^M7 /.test(x)), []);
   assert.ok(bedless.includes('START_PRINT BED=0') && bedless.includes('M109 S210') && bedless.includes('G28'));
   const heated = lines(writeGcode(twoLayers(), settings({ startGcode, endGcode }), META).text);
   assert.deepEqual(heated.filter((x) => /^M1(40|90)\b/.test(x)).map((x) => x.split(' ;')[0]), ['M140 S60', 'M190 S60', 'M140 S0']);

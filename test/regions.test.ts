@@ -391,15 +391,42 @@ test('skin line ends: a line meeting the wall at a shallow angle reaches it; a l
   // a line at y = 10 mm ending 0.14 mm (across) short of the leaning edge: 1.6 mm along it
   const edgeAt = (y: number) => 20000 + (lean * y) / 20000;
   const short = Math.round(edgeAt(10000) - 140 / Math.sin((5 * Math.PI) / 180));
-  const [long] = reachEdge([[1000, 10000, short, 10000]], 4000, limit);
+  const along = { dx: 1, dy: 0 };
+  const [long] = reachEdge([[1000, 10000, short, 10000]], 4000, limit, along, 800);
   assert.ok(Math.abs(long![2] - edgeAt(10000)) <= 3, `the end stops at ${long![2]}, the edge is at ${edgeAt(10000)}`);
   assert.equal(long![0], 0, 'the other end reaches the left edge too');
   // two lines on one track, a 1 mm hole between them (x 9.5 to 10.5) and more limit beyond: each
   // stops at the hole; the stretch that comes back past it is not printed over the other line
   const holed = [[0, 0, 20000, 0, 20000, 20000, 0, 20000], [9500, 9000, 9500, 11000, 10500, 11000, 10500, 9000]];
-  const pair = reachEdge([[2000, 10000, 9300, 10000], [18000, 10000, 10700, 10000]], 4000, holed);
+  const pair = reachEdge([[2000, 10000, 9300, 10000], [18000, 10000, 10700, 10000]], 4000, holed, along, 800);
   assert.deepEqual(pair.map((l) => [Math.min(l[0]!, l[2]!), Math.max(l[0]!, l[2]!)]), [[0, 9500], [10500, 20000]]);
   // two lines on one track with no hole between them: they stretch towards each other and meet halfway
-  const meet = reachEdge([[1000, 5000, 9000, 5000], [9400, 5000, 19000, 5000]], 4000, [[0, 0, 20000, 0, 20000, 20000, 0, 20000]]);
+  const meet = reachEdge([[1000, 5000, 9000, 5000], [9400, 5000, 19000, 5000]], 4000, [[0, 0, 20000, 0, 20000, 20000, 0, 20000]], along, 800);
   assert.deepEqual(meet.map((l) => [l[0], l[2]]), [[0, 9200], [9200, 20000]]);
+});
+
+test('skin line ends at any angle: every line keeps one piece, and no two pieces on a track overlap, round a hole', async () => {
+  await initGeometry();
+  const { reachEdge } = await import('../src/engine/regions/line-ends.js');
+  const { solidLines } = await import('../src/engine/infill/solid.js');
+  const { axesOf } = await import('../src/engine/infill/raster.js');
+  // a 20 mm square with a 1.2 mm hole: a 4 mm stretch from one side of the hole reaches past it
+  const solid = [square(0, 0, 20000), holeCW(9400, 9400, 1200)];
+  for (let angle = 0; angle < 180; angle += 5) {
+    const ax = axesOf(angle);
+    const lines = solidLines(offset(solid, -W / 2 + 100), W, angle);
+    const out = reachEdge(lines, 10 * W, offset(solid, 40, 'miter', 3), ax, 2 * W);
+    assert.equal(out.length, lines.length, `${angle}°: ${lines.length} lines in, ${out.length} out`);
+    // on each track (offset along the normal), the pieces' spans along the lines do not overlap
+    const spans = out.map((l) => {
+      const a = l[0]! * ax.dx + l[1]! * ax.dy;
+      const b = l[2]! * ax.dx + l[3]! * ax.dy;
+      return { off: Math.round((l[1]! * ax.dx - l[0]! * ax.dy) / 50), lo: Math.min(a, b), hi: Math.max(a, b) };
+    });
+    spans.sort((p, q) => p.off - q.off || p.lo - q.lo);
+    for (let i = 1; i < spans.length; i++) {
+      if (spans[i]!.off !== spans[i - 1]!.off) continue;
+      assert.ok(spans[i]!.lo >= spans[i - 1]!.hi - 3, `${angle}°: two pieces overlap by ${(spans[i - 1]!.hi - spans[i]!.lo).toFixed(0)} µm on one track`);
+    }
+  }
 });

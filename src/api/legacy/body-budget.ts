@@ -3,19 +3,23 @@
 // many waited: four 100 MB bodies at once took the process to 1.9 GB. The bytes of large bodies held
 // at once now have a budget per service (STRATUM_INLINE_BODIES_MB): a request that would go past it
 // is answered 503 (try again later) before its body is read, and one larger than the whole budget
-// 413. A body is counted from when it is let in until its response is over.
+// 413. A body is counted from when it is let in until its response is over and its parse, if
+// queued, has ended (a client that sends its body and goes away leaves it queued).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../service/errors.js';
 
 export class ByteBudget {
   private used = 0;
-  private readonly held = new WeakMap<FastifyRequest, number>();
+  /** bytes counted for each request, and how many holders keep them (its response, its parse) */
+  private readonly held = new WeakMap<FastifyRequest, { bytes: number; holders: number }>();
 
   constructor(readonly limit: number) {}
 
   /** Counts `bytes` for the request until its response closes, or refuses it (ApiError 503 or 413). */
   take(req: FastifyRequest, reply: FastifyReply, bytes: number): void {
     if (this.held.has(req)) return;
+    // a client gone while the request was authenticated: its 'close' has fired, nothing would give them back
+    if (req.raw.destroyed || reply.raw.destroyed) return;
     const mb = (n: number) => Math.ceil(n / 1048576);
     if (bytes > this.limit) {
       throw new ApiError('URE000', `a body of ${mb(bytes)} MB is more than this service holds in memory for inline workspaces (${mb(this.limit)} MB)`, undefined, 413);
@@ -25,15 +29,22 @@ export class ByteBudget {
       throw new ApiError('SF000', `the service is reading other large requests (${mb(this.used)} MB of ${mb(this.limit)} MB); try again later`, undefined, 503);
     }
     this.used += bytes;
-    this.held.set(req, bytes);
-    reply.raw.once('close', () => this.give(req));
+    this.held.set(req, { bytes, holders: 1 });
+    reply.raw.once('close', () => this.unpin(req));
   }
 
-  private give(req: FastifyRequest): void {
-    const bytes = this.held.get(req);
-    if (bytes === undefined) return;
+  /** The request's body is still in memory past its response (queued for a parser thread): keep counting it. */
+  pin(req: FastifyRequest): void {
+    const h = this.held.get(req);
+    if (h) h.holders++;
+  }
+
+  /** One holder is done with the body; the last one gives its bytes back. */
+  unpin(req: FastifyRequest): void {
+    const h = this.held.get(req);
+    if (!h || --h.holders > 0) return;
     this.held.delete(req);
-    this.used -= bytes;
+    this.used -= h.bytes;
   }
 
   /** Bytes counted now (for tests and metrics). */

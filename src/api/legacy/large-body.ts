@@ -25,8 +25,12 @@ const parsers = new ConcurrencyLimit(2);
 /** JSON of {X,Y,Z} objects takes ~15× its size in memory: the same allowance as the workspace check */
 const PARSER_HEAP_MB = 2048;
 
-export function parseLargeBody(text: string): Promise<unknown> {
-  return parsers.run(async () => unpack(await parseOnThread(text)));
+/** Parses on a worker thread, two at a time; one whose client has gone (`gone`) by its turn is skipped. */
+export function parseLargeBody(text: string, gone: () => boolean = () => false): Promise<unknown> {
+  return parsers.run(async () => {
+    if (gone()) throw new ApiError('URE000', 'the client went away before its body was read', undefined, 400);
+    return unpack(await parseOnThread(text));
+  });
 }
 
 function parseOnThread(text: string): Promise<LargeBodyReply> {

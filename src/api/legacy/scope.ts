@@ -53,10 +53,15 @@ export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVer
     } catch (err) {
       return done(err as Error);
     }
-    parseLargeBody(typeof body === 'string' ? body : body.toString('utf8')).then(
-      (parsed) => done(null, parsed),
-      (err: Error) => done(err),
-    );
+    // counted until parsed, even if the client has gone; a parse whose client has gone is skipped
+    inline.pin(req);
+    const gone = () => req.raw.destroyed || (reply?.raw.destroyed ?? false);
+    parseLargeBody(typeof body === 'string' ? body : body.toString('utf8'), gone)
+      .then(
+        (parsed) => done(null, parsed),
+        (err: Error) => done(err),
+      )
+      .finally(() => inline.unpin(req));
   };
   // text/json: what ASP.NET, which served the hosted service, read as JSON as well
   app.addContentTypeParser(['application/json', 'text/json', 'text/plain'], { parseAs: 'string' }, json);

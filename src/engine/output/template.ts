@@ -71,15 +71,17 @@ export function templateSetsTemperatures(template: string): { nozzle: boolean; b
 }
 
 /**
- * A filled template without its bed heating commands (M140, M190), for a printer without a heated
- * bed: a preset's template keeps them when `heatedBed` is turned off in the settings.
+ * A filled template without its bed heating commands (M140, M190, and FlashForge's bed wait `M7 T0`),
+ * for a printer without a heated bed: a preset's template keeps them when `heatedBed` is turned off in
+ * the settings.
  */
 export function withoutBedHeating(text: string): string {
   return text
     .split('\n')
     .filter((raw) => {
       const semi = raw.indexOf(';');
-      return !/^M1(40|90)(?![0-9])/i.test((semi >= 0 ? raw.slice(0, semi) : raw).trim());
+      const code = (semi >= 0 ? raw.slice(0, semi) : raw).trim();
+      return !/^M1(40|90)(?![0-9])/i.test(code) && !/^M7\s+T\d+$/i.test(code);
     })
     .join('\n');
 }

@@ -13,6 +13,7 @@ import { areaOf } from '../geom/path-math.js';
 import { gapFillLines } from './gap-fill.js';
 import { beadArea, layerHeightUm } from '../plan/flow.js';
 import { reachEdge } from './line-ends.js';
+import { axesOf } from '../infill/raster.js';
 import { sortMonotonic } from './monotonic.js';
 import { infillLines, infillPhase, solidLines } from '../infill/index.js';
 import type { RecentResults } from './recent-results.js';
@@ -298,7 +299,8 @@ function skinPaths(solid: Paths, w: number, angle: number, overlap: number | nul
     // no wall to reach: the lines end half a line inside the edge, where the inset clipped them
     if (overlap === null) return sortMonotonic(lines, angle);
     // up to ten line widths: a line meeting the wall at 5° needs 1.6 mm to cross the last 0.14 mm
-    const reach = reachEdge(lines, 10 * w, offset(solid, endReach, 'miter', 3));
+    const axes = axesOf(angle);
+    const reach = reachEdge(lines, 10 * w, offset(solid, endReach, 'miter', 3), axes, 2 * w);
     return sortMonotonic(reach, angle);
   };
   const lines = recent ? recent.get(solid, `skin:${w}:${angle}:${overlap}:${endReach}:${slack}`, draw) : draw();

@@ -48,7 +48,7 @@ interface Track {
 }
 
 /**
- * Extends straight, parallel lines (one skin angle: solidLines' two-point segments) at both ends
+ * Extends straight lines along `dir` (one skin angle: solidLines' two-point segments) at both ends
  * along themselves, up to `by`, as far as `limit` reaches without a break. A line meeting the wall
  * at a shallow angle needs a long stretch (0.14 mm across at 5° is 1.6 mm along): with the stretch
  * capped at two line widths such lines left a sawtooth of slits along chamfered edges (the bridging
@@ -56,21 +56,25 @@ interface Track {
  * a hole or a gap and come back into `limit` further on, on a track another line prints: only the
  * piece holding the line itself is kept, and lines on one track meet halfway between them.
  */
-export function reachEdge(lines: Paths, by: number, limit: Paths): Paths {
-  const straight = lines.filter((l) => l.length === 4 && (l[0] !== l[2] || l[1] !== l[3]));
-  if (straight.length === 0) return [];
-  const first = straight[0]!;
-  const len0 = Math.hypot(first[2] - first[0], first[3] - first[1]);
-  const ux = (first[2] - first[0]) / len0;
-  const uy = (first[3] - first[1]) / len0;
-  // the lines share a direction (either way round)
-  if (straight.some((l) => Math.abs((l[2] - l[0]) * uy - (l[3] - l[1]) * ux) > TRACK_UM * 2)) {
-    return clipLines(extendEnds(lines, by), limit, true).filter((l) => l.length >= 4);
+export function reachEdge(lines: Paths, by: number, limit: Paths, dir: { dx: number; dy: number }, shortBy: number): Paths {
+  if (lines.length === 0) return [];
+  const ux = dir.dx;
+  const uy = dir.dy;
+  const offOf = (x: number, y: number) => y * ux - x * uy;
+  // lines on the skin direction (rounded to whole µm: both ends on one track); any other line is
+  // stretched as before, by `shortBy`, with no track to check a long stretch against
+  const straight: Paths = [];
+  const other: Paths = [];
+  for (const l of lines) {
+    const onTrack = l.length === 4 && (l[0] !== l[2] || l[1] !== l[3]) && Math.abs(offOf(l[0], l[1]) - offOf(l[2], l[3])) <= TRACK_UM;
+    (onTrack ? straight : other).push(l);
   }
+  const rest = other.length > 0 ? clipLines(extendEnds(other, shortBy), limit, true).filter((l) => l.length >= 4) : [];
+  if (straight.length === 0) return rest;
   const tracks: Track[] = straight.map((l) => {
     const a = l[0] * ux + l[1] * uy;
     const b = l[2] * ux + l[3] * uy;
-    return { off: l[1] * ux - l[0] * uy, lo: Math.min(a, b), hi: Math.max(a, b), forward: a <= b, from: NaN, to: NaN };
+    return { off: offOf(l[0], l[1]), lo: Math.min(a, b), hi: Math.max(a, b), forward: a <= b, from: NaN, to: NaN };
   });
   const order = tracks.map((_, i) => i).sort((i, j) => tracks[i]!.off - tracks[j]!.off);
   const sortedOff = order.map((i) => tracks[i]!.off);
@@ -82,7 +86,7 @@ export function reachEdge(lines: Paths, by: number, limit: Paths): Paths {
     const b = p[n - 2] * ux + p[n - 1] * uy;
     const lo = Math.min(a, b);
     const hi = Math.max(a, b);
-    const off = p[1] * ux - p[0] * uy;
+    const off = offOf(p[0], p[1]);
     // the lines on this piece's track: a binary search for the first within TRACK_UM
     let k = lowerBound(sortedOff, off - TRACK_UM);
     for (; k < order.length && sortedOff[k]! <= off + TRACK_UM; k++) {
@@ -127,7 +131,7 @@ export function reachEdge(lines: Paths, by: number, limit: Paths): Paths {
     const ey = l[3] + uy * dEnd;
     out.push([Math.round(sx), Math.round(sy), Math.round(ex), Math.round(ey)]);
   });
-  return out;
+  return rest.length > 0 ? out.concat(rest) : out;
 }
 
 function lowerBound(sorted: readonly number[], value: number): number {
