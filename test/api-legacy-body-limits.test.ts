@@ -98,7 +98,7 @@ test('the inline-body budget: a client gone before its body is let in is not cou
   const fake = (destroyed = false) => {
     const raw = Object.assign(new EventEmitter(), { destroyed });
     const reply = { raw, header: () => reply } as unknown as FastifyReply;
-    const req = { raw: { destroyed } } as unknown as FastifyRequest;
+    const req = { raw: { socket: { destroyed } } } as unknown as FastifyRequest;
     return { req, reply, raw };
   };
   // gone while authenticated: its 'close' has fired already, so it would never have been given back

@@ -19,7 +19,7 @@ export class ByteBudget {
   take(req: FastifyRequest, reply: FastifyReply, bytes: number): void {
     if (this.held.has(req)) return;
     // a client gone while the request was authenticated: its 'close' has fired, nothing would give them back
-    if (req.raw.destroyed || reply.raw.destroyed) return;
+    if (req.raw.socket?.destroyed ?? true) return;
     const mb = (n: number) => Math.ceil(n / 1048576);
     if (bytes > this.limit) {
       throw new ApiError('URE000', `a body of ${mb(bytes)} MB is more than this service holds in memory for inline workspaces (${mb(this.limit)} MB)`, undefined, 413);

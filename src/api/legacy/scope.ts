@@ -55,7 +55,8 @@ export function setUpLegacyScope(app: FastifyInstance, core: ServiceCore, apiVer
     }
     // counted until parsed, even if the client has gone; a parse whose client has gone is skipped
     inline.pin(req);
-    const gone = () => req.raw.destroyed || (reply?.raw.destroyed ?? false);
+    // the connection, not the request stream: that one ends (and is destroyed) once its body is read
+    const gone = () => req.raw.socket?.destroyed ?? false;
     parseLargeBody(typeof body === 'string' ? body : body.toString('utf8'), gone)
       .then(
         (parsed) => done(null, parsed),
