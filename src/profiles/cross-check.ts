@@ -2,7 +2,7 @@
 // (SettingsError BAD_VALUE naming the key at fault), doubtful ones are warnings.
 import type { SliceSettings } from '../engine/settings.js';
 import { SettingsError } from './errors.js';
-import { TEMPLATE_PLACEHOLDERS, templateSetsTemperatures } from '../engine/output/template.js';
+import { TEMPLATE_PLACEHOLDERS, codeOf, templateSetsTemperatures } from '../engine/output/template.js';
 
 /** The placeholders the G-code writer fills in start and end G-code templates (engine/output/template.ts). */
 export const GCODE_PLACEHOLDERS = TEMPLATE_PLACEHOLDERS;
@@ -24,10 +24,7 @@ export function unknownPlaceholders(template: string): string[] {
 
 /** Whether a template's code (not its comments) uses `{name}`. */
 function templateUses(template: string, name: string): boolean {
-  return template.split('\n').some((line) => {
-    const semi = line.indexOf(';');
-    return (semi >= 0 ? line.slice(0, semi) : line).includes(`{${name}}`);
-  });
+  return template.split('\n').some((line) => codeOf(line).includes(`{${name}}`));
 }
 
 /** Returns warnings; throws SettingsError for a combination that cannot print. */

@@ -120,7 +120,7 @@ export const SUPPORT_TYPE_SETTING: Record<SupportLetter, string> = {
   b: 'buildplate',
 };
 
-/** The letter of a resolved supportType setting (none, everywhere, buildplate). */
+/** The letter of a resolved supportType setting (none, everywhere, buildplate): the table above read backwards. */
 export function supportLetterOf(setting: string): SupportLetter {
-  return setting === 'everywhere' ? 'e' : setting === 'buildplate' ? 'b' : 'n';
+  return (Object.keys(SUPPORT_TYPE_SETTING) as SupportLetter[]).find((letter) => SUPPORT_TYPE_SETTING[letter] === setting) ?? 'n';
 }

@@ -3,6 +3,12 @@
 import type { SliceSettings } from '../settings.js';
 import { mm3 } from './number-format.js';
 
+/** A G-code line's code: what comes before its `;` comment, trimmed. */
+export function codeOf(line: string): string {
+  const semi = line.indexOf(';');
+  return (semi >= 0 ? line.slice(0, semi) : line).trim();
+}
+
 /** Every placeholder the writer fills, with what it stands for (the settings check and docs/settings.md list these). */
 export const TEMPLATE_PLACEHOLDERS: Readonly<Record<string, string>> = {
   nozzle_temperature: 'nozzleTemperature (°C)',
@@ -61,8 +67,7 @@ export function templateSetsTemperatures(template: string): { nozzle: boolean; b
   let nozzle = false;
   let bed = false;
   for (const raw of template.split('\n')) {
-    const semi = raw.indexOf(';');
-    const code = (semi >= 0 ? raw.slice(0, semi) : raw).trim();
+    const code = codeOf(raw);
     if (code === '') continue;
     if (/^M10[49](?![0-9])/i.test(code) || /\{(first_layer_)?nozzle_temperature\}/.test(code)) nozzle = true;
     if (/^M1(40|90)(?![0-9])/i.test(code) || /\{(first_layer_)?bed_temperature\}/.test(code)) bed = true;
@@ -79,8 +84,7 @@ export function withoutBedHeating(text: string): string {
   return text
     .split('\n')
     .filter((raw) => {
-      const semi = raw.indexOf(';');
-      const code = (semi >= 0 ? raw.slice(0, semi) : raw).trim();
+      const code = codeOf(raw);
       return !/^M1(40|90)(?![0-9])/i.test(code) && !/^M7\s+T\d+$/i.test(code);
     })
     .join('\n');
