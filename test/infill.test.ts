@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { initGeometry, clipLines, union } from '../src/engine/geom/clipper.js';
-import { infillLines, solidLines, gyroidCurves, gyroidPeriod } from '../src/engine/infill/index.js';
+import { fittedSolidLines, infillLines, solidLines, gyroidCurves, gyroidPeriod } from '../src/engine/infill/index.js';
 import { clipPolylines } from '../src/engine/infill/polyclip.js';
 import { gridFamily } from '../src/engine/infill/scanline.js';
 import { axesOf } from '../src/engine/infill/raster.js';
@@ -317,6 +317,38 @@ test('solidLines covers a square at exactly one line width, monotonic, split at 
     assert.ok(ps[0][2] <= 12001 && ps[1][0] >= 27999, 'pieces not split at the hole or out of order');
   }
   assert.ok(Math.abs(deposited(lines, HOLED) - 1) < 0.03);
+});
+
+test('fittedSolidLines: beside edges along the lines the outermost beads reach the walls; corners keep solidLines', async () => {
+  await initGeometry();
+  // skin of a strip between two walls: the area given is the strip inset by `edgeDistance`, and the
+  // beads should reach `sideOverlap` past the strip's edges on both sides, for any strip width
+  const fit = { edgeDistance: 100, sideOverlap: 40 };
+  for (const strip of [690, 800, 1000, 1270, 1500, 2000, 4100, 10200]) {
+    const inset: Paths = [[0, 100, 20000, 100, 20000, strip - 100, 0, strip - 100]];
+    const { lines, width } = fittedSolidLines(inset, W, 0, fit);
+    const ys = lines.map((l) => l[1]!).sort((a, b) => a - b);
+    const reachLow = -(ys[0]! - width / 2);
+    const reachHigh = ys[ys.length - 1]! + width / 2 - strip;
+    assert.ok(Math.abs(reachLow - 40) <= 1 && Math.abs(reachHigh - 40) <= 1, `${strip} µm strip: beads reach ${reachLow} / ${reachHigh} µm past its edges, not 40`);
+    for (let i = 1; i < ys.length; i++) assert.ok(Math.abs(ys[i]! - ys[i - 1]! - width) <= 1, `${strip} µm strip: lines ${ys[i]! - ys[i - 1]!} apart at width ${width}`);
+    assert.ok(width >= 0.75 * W && width <= 1.34 * W, `${strip} µm strip: width ${width}`);
+    // solidLines at the fixed width left a bare band beside one edge or both on most of these
+    const fixed = solidLines(inset, W, 0).map((l) => l[1]!);
+    if (strip === 690) assert.equal(fixed.length, 1, 'the 0.69 mm strip no longer shows what the fit is for');
+  }
+  // the 0.69 mm strip (3DBenchy's windshield top) gets two beads instead of one
+  assert.equal(fittedSolidLines([[0, 100, 20000, 100, 20000, 590, 0, 590]], W, 0, fit).lines.length, 2);
+  // 45° lines on a square: both ends of the extent are corners, so nothing changes
+  assert.deepEqual(fittedSolidLines(SQUARE, W, 45, fit), { lines: solidLines(SQUARE, W, 45), width: W });
+  // a right triangle with its long leg along the lines: lines start from that edge at the line
+  // width, and the corner at the other end is left as solidLines would
+  const tri: Paths = [[0, 0, 20000, 0, 0, 10000]];
+  const { lines, width } = fittedSolidLines(tri, W, 0, fit);
+  assert.equal(width, W);
+  const ys = [...new Set(lines.map((l) => l[1]!))].sort((a, b) => a - b);
+  assert.equal(ys[0], W / 2 - 140, 'the first line does not sit a bead from the flat edge');
+  assertInside(lines, tri, 'triangle');
 });
 
 test('short pieces are left out', async () => {

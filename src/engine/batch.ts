@@ -188,7 +188,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
   // repeated layers: island splits and walls from the layer below, fills from the last three (the
   // patterns repeat every 1, 2 or 3 layers)
   const wallsReuse = { islands: new RecentResults<Paths[]>(1), walls: new RecentResults<WallResult>(1) };
-  const recentFills = new RecentResults<Paths>(3);
+  const recentFills = new RecentResults<unknown>(3);
   const covers = new CoverCache(s.topLayers + s.bottomLayers + 1);
   const clouds = new CloudCoverCheck(b.models);
   const makeWalls = (end: number): void => {

@@ -14,7 +14,8 @@ import { solidLines } from './solid.js';
 import { mod } from './raster.js';
 
 export type { InfillParams, PatternFn } from './types.js';
-export { solidLines } from './solid.js';
+export { fittedSolidLines, solidLines } from './solid.js';
+export type { FittedLines, SolidFit } from './solid.js';
 export { concentricLoops } from './concentric.js';
 export { gyroidCurves, gyroidPeriod } from './gyroid.js';
 

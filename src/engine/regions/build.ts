@@ -15,7 +15,8 @@ import { beadArea, layerHeightUm } from '../plan/flow.js';
 import { reachEdge } from './line-ends.js';
 import { axesOf } from '../infill/raster.js';
 import { sortMonotonic } from './monotonic.js';
-import { infillLines, infillPhase, solidLines } from '../infill/index.js';
+import { fittedSolidLines, infillLines, infillPhase, solidLines } from '../infill/index.js';
+import type { FittedLines } from '../infill/index.js';
 import type { RecentResults } from './recent-results.js';
 import type { CoverCache } from './cover-cache.js';
 import { densityRegions, fieldAreas, layerOverrides, type DensityOverride, type FieldUm, type LayerModifier } from './density.js';
@@ -141,7 +142,7 @@ export function fillForLayer(
   walls: IslandWalls[],
   innerOf: (j: number) => LayerAreas | undefined,
   s: SliceSettings,
-  recent?: RecentResults<Paths>,
+  recent?: RecentResults<unknown>,
   covers?: CoverCache,
 ): LayerRegions {
   const w = lineWidthFor(g.index, s);
@@ -215,7 +216,7 @@ export function fillForLayer(
     if (sparse.length > 0 && (s.infillDensity > 0 || ov.length > 0)) {
       const grow = (noWalls ? 0 : (s.infillOverlap / 100) * wInfill) - wInfill / 2;
       const shrink = () => offset(sparse, grow, 'miter', 3);
-      const area = recent ? recent.get(sparse, `infill-area:${grow}`, shrink) : shrink();
+      const area = recall(recent, sparse, `infill-area:${grow}`, shrink);
       // regions are cut from the already shrunk area, so lines of neighbouring densities meet at
       // their border; every pattern is anchored to the global grid, so they stay aligned there
       const regions = densityRegions(area, s.infillDensity, ov);
@@ -244,8 +245,8 @@ export function fillForLayer(
         };
         const phase = infillPhase(params);
         const joined =
-          recent && phase !== undefined
-            ? recent.get(r.area, `infill:${params.pattern}:${params.density}:${params.lineWidth}:${params.angle}:${phase}:${connect}`, draw)
+          phase !== undefined
+            ? recall(recent, r.area, `infill:${params.pattern}:${params.density}:${params.lineWidth}:${params.angle}:${phase}:${connect}`, draw)
             : draw();
         for (const points of joined) {
           const path: ExtrusionPath = { type: 'FILL', points, closed: false, width: wInfill, model: iw.model };
@@ -282,7 +283,10 @@ export function fillForLayer(
  * half a line inside the area. With the centres half a line in, a strip along a wall parallel to
  * the lines was left bare whenever the line grid fell just outside it, and a pocket of the inner
  * area (at least 1.5 lines wide: walls.ts opens it so) could get no line at all; a quarter line
- * in, every such pocket holds a band a full spacing wide, so at least one line. The lines' ends
+ * in, every such pocket holds a band a full spacing wide, so at least one line. Across the lines the
+ * spacing and bead width are fitted so that, beside a wall running along them, the outermost bead
+ * reaches the skin overlap into it (fittedSolidLines): at a fixed spacing it stopped 0 to half a
+ * line short. The lines' ends
  * are then stretched back out past the edge by `endReach`: for skin, the skin overlap (the end
  * point that far into the innermost wall: 0.04 mm with the default 10 %). Ends a quarter line further, as skin had until December 2026, closed the wedges a flat line end leaves against a
  * wall at 45°, but put 11-12 % more material than the band holds into the outer 0.8 mm of every
@@ -291,18 +295,25 @@ export function fillForLayer(
  * `overlap` null: there are no walls (wallCount 0), and the lines stay half a line inside the area,
  * so that they reach the model's surface and no further.
  */
-function skinPaths(solid: Paths, w: number, angle: number, overlap: number | null, endReach: number, model: number, slack = 0, recent?: RecentResults<Paths>): ExtrusionPath[] {
-  const draw = (): Paths => {
-    const inset = offset(solid, -w / 2 + (overlap === null ? 0 : Math.max(w / 4, overlap)) + slack, 'miter', 3);
-    if (inset.length === 0) return [];
-    const lines = solidLines(inset, w, angle);
+function skinPaths(solid: Paths, w: number, angle: number, overlap: number | null, endReach: number, model: number, slack = 0, recent?: RecentResults<unknown>): ExtrusionPath[] {
+  const draw = (): FittedLines => {
+    const inward = w / 2 - (overlap === null ? 0 : Math.max(w / 4, overlap)) - slack;
+    const inset = offset(solid, -inward, 'miter', 3);
+    if (inset.length === 0) return { lines: [], width: w };
     // no wall to reach: the lines end half a line inside the edge, where the inset clipped them
-    if (overlap === null) return sortMonotonic(lines, angle);
+    if (overlap === null) return { lines: sortMonotonic(solidLines(inset, w, angle), angle), width: w };
+    // beside an edge along the lines, the outermost beads reach the skin overlap into the wall
+    const { lines, width } = fittedSolidLines(inset, w, angle, { edgeDistance: inward, sideOverlap: overlap });
     // up to ten line widths: a line meeting the wall at 5° needs 1.6 mm to cross the last 0.14 mm
     const axes = axesOf(angle);
     const reach = reachEdge(lines, 10 * w, offset(solid, endReach, 'miter', 3), axes, 2 * w);
-    return sortMonotonic(reach, angle);
+    return { lines: sortMonotonic(reach, angle), width };
   };
-  const lines = recent ? recent.get(solid, `skin:${w}:${angle}:${overlap}:${endReach}:${slack}`, draw) : draw();
-  return lines.map((points) => ({ type: 'SKIN', points, closed: false, width: w, model }));
+  const { lines, width } = recall(recent, solid, `skin:${w}:${angle}:${overlap}:${endReach}:${slack}`, draw);
+  return lines.map((points) => ({ type: 'SKIN', points, closed: false, width, model }));
+}
+
+/** `compute()`, or what an earlier layer computed for the same area and key (`recent`'s keys name what they hold). */
+function recall<T>(recent: RecentResults<unknown> | undefined, area: Paths, key: string, compute: () => T): T {
+  return recent ? (recent.get(area, key, compute) as T) : compute();
 }
