@@ -300,6 +300,10 @@ test('a value option given twice is a usage error, not the last one taken silent
   // --set repeats (a later one wins, as documented); a flag said twice is still one flag
   const sets = stratum('slice', cube, '-o', 'sets.gcode', '--set', 'infillDensity=10', '--set', 'infillDensity=20', '--quiet', '--quiet', '--json');
   assert.equal(sets.code, 0, sets.stderr);
+  const only = (density: number) => JSON.parse(stratum('slice', cube, '-o', `d${density}.gcode`, '--set', `infillDensity=${density}`, '--quiet', '--json').stdout).filamentMm;
+  const twenty = only(20);
+  assert.notEqual(only(10), twenty, 'the densities do not tell apart');
+  assert.equal(JSON.parse(sets.stdout).filamentMm, twenty, 'the later --set did not win');
 });
 
 test('a blank printer, filament or quality name is a usage error (exit 2), not the default preset', () => {
