@@ -1,7 +1,7 @@
 // The embedded stores: the shared store contract (metadata, lease queue, events) on SQLite, the
 // SQLite-only behaviour (reopen, abandoned leases at start), and the atomic disk blob store.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -119,6 +119,14 @@ describe('disk blob store', () => {
     // a read the disk refuses (here a directory where the file should be) is the store's failure, not a missing blob
     mkdirSync(join(dir, 'outputs', 'dir'), { recursive: true });
     await assert.rejects(blobs.read('outputs/dir'), BlobStoreUnavailableError);
+  });
+
+  test('its directories removed while it runs (a tmp cleaner takes empty ones) are made again on the next put', async () => {
+    await blobs.put('files/first', new TextEncoder().encode('a'));
+    rmSync(join(dir, 'tmp'), { recursive: true });
+    rmSync(join(dir, 'files'), { recursive: true });
+    assert.deepEqual(await blobs.put('files/second', Readable.from([Buffer.from('bc')])), { size: 2 });
+    assert.equal(Buffer.from(await blobs.read('files/second')).toString(), 'bc');
   });
 
   test('a disk with less room than the store needs makes it not answer (so /readyz says so)', async () => {

@@ -25,7 +25,6 @@ const KEYS_PAGE = 500;
 
 export class DiskBlobStore implements BlobStore {
   private readonly tmpDir: string;
-  private readonly madeDirs = new Set<string>();
 
   /** `minFreeBytes`: less free space than this on the root's disk counts as the store being down */
   constructor(
@@ -52,10 +51,13 @@ export class DiskBlobStore implements BlobStore {
     return join(this.root, key);
   }
 
+  /**
+   * Made (or checked) on every put, not remembered: a directory removed while the server runs (a tmp
+   * cleaner takes empty ones, and tmp/ is empty when idle) failed every upload and slice until a
+   * restart, while /readyz said ready. Two stats per put, beside its fsync.
+   */
   private async ensureDir(dir: string): Promise<void> {
-    if (this.madeDirs.has(dir)) return;
     await makeDirectory(dir);
-    this.madeDirs.add(dir);
   }
 
   async put(key: string, source: Readable | Uint8Array, opts: BlobPutOptions = {}): Promise<{ size: number }> {
