@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../store/embedded-stores.js';
 import { lockDataDir, type DataDirLock } from '../store/sqlite/data-dir-lock.js';
+import { isDiskFull, keepReserve, releaseReserve } from '../store/disk-reserve.js';
 import type { AccountService } from './account-service.js';
 import type { ServiceConfig } from './config.js';
 import type { FileService } from './file-service.js';
@@ -95,8 +96,10 @@ export class EmbeddedRuntime implements ServiceCore {
   static open(config: ServiceConfig, log: Logger, opts: EmbeddedRuntimeOptions = {}): EmbeddedRuntime {
     const lock = lockDataDir(config.dataDir);
     try {
-      const runtime = new EmbeddedRuntime(config, log, openEmbeddedStores(config.dataDir), opts);
+      const runtime = new EmbeddedRuntime(config, log, openStoresOnFullDisk(config.dataDir, log), opts);
       runtime.lock = lock;
+      // made again where it was given up (or never made), once the disk has room
+      keepReserve(config.dataDir);
       return runtime;
     } catch (err) {
       lock.release();
@@ -129,5 +132,16 @@ export class EmbeddedRuntime implements ServiceCore {
     await this.sweeper.idle();
     await this.stores.close();
     this.lock?.release();
+  }
+}
+
+/** The stores, opened with the data directory's reserve given up if the disk is too full to open them otherwise (disk-reserve.ts). */
+function openStoresOnFullDisk(dataDir: string, log: Logger): EmbeddedStores {
+  try {
+    return openEmbeddedStores(dataDir);
+  } catch (err) {
+    if (!isDiskFull(err) || !releaseReserve(dataDir)) throw err;
+    log.warn({ dataDir }, 'the disk is full: gave up the 1 MiB reserve (stratum.reserve) so that the server can start; uploads and new tasks are refused until there is room');
+    return openEmbeddedStores(dataDir);
   }
 }

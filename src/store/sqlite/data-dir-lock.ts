@@ -35,6 +35,11 @@ export function lockDataDir(dataDir: string): DataDirLock {
     // exclusive locking mode: the first write takes the file's lock and keeps it until the connection
     // closes; a row written every time, so that there is a write whether the table is new or not
     db.pragma('locking_mode = EXCLUSIVE');
+    // no journal file: rewriting the one row of a lock file that exists then needs no free space, so
+    // a server restarted on a full disk still starts (and serves reads, and the deletes that free
+    // space); with a rollback journal it stopped at 'database or disk is full'. The row is worthless
+    // if a crash tears the write: the lock is the file's, not its contents.
+    db.pragma('journal_mode = MEMORY');
     db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)');
     db.transaction(() => {
       db.exec('DELETE FROM holder');
@@ -42,7 +47,10 @@ export function lockDataDir(dataDir: string): DataDirLock {
     })();
   } catch (err) {
     db.close();
-    if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+    if ((err as { code?: string }).code !== 'SQLITE_BUSY') {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(`cannot use the data directory ${dataDir} (STRATUM_DATA_DIR, --data-dir): ${why}`, { cause: err });
+    }
     let holder = '';
     try {
       holder = ` (pid ${Number.parseInt(readFileSync(pidFile, 'utf8'), 10) || '?'})`;
@@ -53,8 +61,13 @@ export function lockDataDir(dataDir: string): DataDirLock {
       `the data directory ${dataDir} is in use by another stratum serve${holder}: one server per data directory. Stop that one, or give this one its own STRATUM_DATA_DIR (--data-dir); for more than one process, see the distributed mode in docs/deployment.md`,
     );
   }
-  // read by a second server to say who holds the lock; the lock itself is the database's
-  writeFileSync(pidFile, `${process.pid}\n`);
+  // read by a second server to say who holds the lock; the lock itself is the database's, so a pid
+  // file that cannot be written (a full disk) does not stop the start
+  try {
+    writeFileSync(pidFile, `${process.pid}\n`);
+  } catch {
+    // only a courtesy, as above
+  }
   let released = false;
   return {
     release() {

@@ -21,21 +21,20 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Sqli
   makeDirectorySync(dirname(file));
   const Database = sqlite();
   const db = new Database(file);
-  if (opts.beforeCreate && !hasSchema(db)) {
-    try {
-      opts.beforeCreate();
-    } catch (err) {
-      db.close();
-      throw err;
-    }
+  try {
+    if (opts.beforeCreate && !hasSchema(db)) opts.beforeCreate();
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    // several processes (server, `stratum keys`) may use the file at once
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    if (opts.check) checkIntact(db, file);
+  } catch (err) {
+    // closed, so that the caller may try again (disk-reserve.ts) without a second connection
+    if (db.open) db.close();
+    throw err;
   }
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  // several processes (server, `stratum keys`) may use the file at once
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  if (opts.check) checkIntact(db, file);
   return db;
 }
 
