@@ -207,6 +207,18 @@ describe('printer catalogue', () => {
     }
   });
 
+  it('warns for every speed above the printer\'s feedrate limits, and only then', () => {
+    const ender = resolveSettings({ printer: 'Creality Ender 3' }).settings;
+    const fast = resolveSettings({ printer: 'Creality Ender 3', overrides: { printSpeed: 1000, infillSpeed: 1000, bridgeSpeed: 800, firstLayerTravelSpeed: 900, zSpeed: 50 } });
+    for (const key of ['printSpeed 1000', 'infillSpeed 1000', 'bridgeSpeed 800', 'firstLayerTravelSpeed 900']) {
+      assert.ok(fast.warnings.some((w) => w.startsWith(`${key} mm/s exceeds the printer's ${Math.min(ender.maxFeedrateX, ender.maxFeedrateY)} mm/s limit`)), `${key}: ${fast.warnings.join('; ')}`);
+    }
+    assert.ok(fast.warnings.some((w) => w.startsWith(`zSpeed 50 mm/s exceeds the printer's ${ender.maxFeedrateZ} mm/s Z limit`)), fast.warnings.join('; '));
+    assert.equal(fast.warnings.length, 5, fast.warnings.join('; '));
+    // at the limit: no warning
+    assert.deepEqual(resolveSettings({ printer: 'Creality Ender 3', overrides: { printSpeed: Math.min(ender.maxFeedrateX, ender.maxFeedrateY) } }).warnings, []);
+  });
+
   it('knows the printers clients send, with their formats', () => {
     assert.equal(getPrinter('IdeaWerk-Speed').outputFormat, 'FCODE');
     assert.equal(getPrinter('Stratum One').outputFormat, 'FCODE');

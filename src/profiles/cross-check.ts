@@ -2,6 +2,12 @@
 // (SettingsError BAD_VALUE naming the key at fault), doubtful ones are warnings.
 import type { SliceSettings } from '../engine/settings.js';
 import { SettingsError } from './errors.js';
+
+/** Speeds of moves in X and Y: each is checked against the printer's X/Y feedrate limit. */
+const XY_SPEEDS = [
+  'travelSpeed', 'firstLayerTravelSpeed', 'printSpeed', 'infillSpeed', 'outerWallSpeed', 'innerWallSpeed',
+  'topBottomSpeed', 'firstLayerSpeed', 'skirtSpeed', 'supportSpeed', 'bridgeSpeed',
+] as const;
 import { TEMPLATE_PLACEHOLDERS, codeOf, templateSetsTemperatures } from '../engine/output/template.js';
 
 /** The placeholders the G-code writer fills in start and end G-code templates (engine/output/template.ts). */
@@ -72,8 +78,11 @@ export function crossCheckSettings(s: SliceSettings): string[] {
   if (!s.heatedBed && (s.bedTemperature > 0 || s.firstLayerBedTemperature > 0)) {
     warnings.push('the printer has no heated bed: bed temperatures are ignored');
   }
-  const maxTravel = Math.min(s.maxFeedrateX, s.maxFeedrateY);
-  if (s.travelSpeed > maxTravel) warnings.push(`travelSpeed ${s.travelSpeed} mm/s exceeds the printer's ${maxTravel} mm/s limit and will be capped by the firmware`);
+  const maxXY = Math.min(s.maxFeedrateX, s.maxFeedrateY);
+  for (const key of XY_SPEEDS) {
+    if (s[key] > maxXY) warnings.push(`${key} ${s[key]} mm/s exceeds the printer's ${maxXY} mm/s limit and will be capped by the firmware`);
+  }
+  if (s.zSpeed > s.maxFeedrateZ) warnings.push(`zSpeed ${s.zSpeed} mm/s exceeds the printer's ${s.maxFeedrateZ} mm/s Z limit and will be capped by the firmware`);
   if (s.retractLength > 0 && s.retractSpeed > s.maxFeedrateE) {
     warnings.push(`retractSpeed ${s.retractSpeed} mm/s exceeds maxFeedrateE ${s.maxFeedrateE} mm/s`);
   }

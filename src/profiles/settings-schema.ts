@@ -126,7 +126,7 @@ const SPECS = {
     { category: 'infill', description: 'Sparse infill pattern.' },
   ),
   infillOverlap: num('infill', '% of line width', 0, 100, 'How far infill reaches into the innermost wall (not applied without walls).'),
-  infillAngle: num('infill', '°', -360, 360, 'Direction of the infill lines.'),
+  infillAngle: num('infill', '°', -360, 360, 'Direction of the infill lines (gyroid has none: its waves run along the axes).'),
   infillBeforeWalls: bool('infill', 'Print infill before the walls of a layer.'),
   // ── speeds ──
   printSpeed: num('speed', 'mm/s', 1, 1000, 'Base print speed (features without a speed of their own).'),
@@ -146,7 +146,7 @@ const SPECS = {
   retractPrimeSpeed: num('travel', 'mm/s', 1, 300, 'Speed at which retracted filament is pushed back.'),
   retractMinTravel: num('travel', 'mm', 0, 100, 'Travels shorter than this are not retracted.'),
   retractAtLayerChange: bool('travel', 'Always retract when moving to the next layer.'),
-  zHop: num('travel', 'mm', 0, 10, 'Lift the nozzle on retracted travels (0 = off); never above the build height (near the top it lifts less).'),
+  zHop: num('travel', 'mm', 0, 10, 'Lift the nozzle on the travels that retract (with retractLength 0: on those that would), 0 = off; never above the build height (near the top it lifts less).'),
   combing: enumSpec(
     { off: 'straight travels', all: 'travel inside the part everywhere', noskin: 'inside the part, but not over top/bottom skins' },
     { category: 'travel', description: 'Keep travels inside the part so they need no retraction.' },
