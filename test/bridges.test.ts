@@ -220,6 +220,26 @@ test('no bridges on the first layer, nor with bridges turned off', async () => {
   assert.ok(off.get(5)!.skin.length > 0, 'without bridges it is ordinary skin');
 });
 
+test('at 0 % infill the first top skin over the hollow inside is a bridge, the next ones and 20 % are not', async () => {
+  await initGeometry();
+  // a 20 mm cube, 10 mm tall: 50 layers, top skins on layers 47-49 (three top layers)
+  const cube = meshOf(box(0, 0, 0, 20, 20, 10));
+  const s = defaultSettings();
+  assert.equal(s.topLayers, 3);
+  const hollow = scan(await sliceText(cube, { ...s, infillDensity: 0 }));
+  const top = 50 - s.topLayers;
+  assert.ok(hollow.get(top)!.bridge.length > 10, `layer ${top}, over the hollow, is not bridged`);
+  assert.equal(hollow.get(top)!.skin.length, 0, `layer ${top} still has ordinary skin over air`);
+  // one direction, at the bridge speed
+  const first = hollow.get(top)!.bridge;
+  assert.ok(first.every((seg) => angleGap(direction(seg), direction(first[0]!)) < 1 && Math.abs(seg.speed - s.bridgeSpeed) < 0.01));
+  for (const layer of [top + 1, top + 2]) assert.equal(hollow.get(layer)!.bridge.length, 0, `layer ${layer} lies on skin, not air`);
+  // the bottom skins lie on the bed and on each other
+  for (const layer of [0, 1, 2]) assert.equal(hollow.get(layer)!.bridge.length, 0);
+  const filled = scan(await sliceText(cube, s));
+  assert.equal([...filled.values()].reduce((a, l) => a + l.bridge.length, 0), 0, 'at 20 % the top skin lies on infill');
+});
+
 test('bridging_plate.stl: the bridge layer runs every line across the gap, onto both pillars', { skip: MODELS_DIR === null }, async () => {
   await initGeometry();
   const file = readFileSync(path.join(MODELS_DIR!, 'bridging_plate.stl'));

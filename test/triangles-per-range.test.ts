@@ -27,7 +27,7 @@ function bruteForce(positions: Float64Array, indices: Uint32Array, zs: number[],
 
 /** Layer ranges as the pipeline makes them: 16 batches, each with the skin layers around it. */
 function rangesFor(layers: number): Array<[number, number]> {
-  return splitLayers(layers, 16).map(([a, b]) => batchPlanes(a, b, layers, { topLayers: 4, bottomLayers: 4 }));
+  return splitLayers(layers, 16).map(([a, b]) => batchPlanes(a, b, layers, { topLayers: 4, bottomLayers: 4, infillDensity: 20 }));
 }
 
 function checkShares(positions: Float64Array, indices: Uint32Array, zs: number[]): void {

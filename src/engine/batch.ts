@@ -9,6 +9,7 @@ import { sliceMesh } from './layers/index.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
 import { RecentResults } from './regions/recent-results.js';
+import { airBelowReach } from './regions/air-below.js';
 import { withoutOverlaps } from './regions/overlap.js';
 import type { WallResult } from './regions/walls.js';
 import { CoverCache } from './regions/cover-cache.js';
@@ -233,7 +234,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
       onLayer?.(FILL_SHARE);
     }
     tFill += performance.now() - t0;
-    for (let j = lo; j < cEnd - s.bottomLayers; j++) {
+    for (let j = lo; j < cEnd - s.bottomLayers - airBelowReach(s); j++) {
       walls[j - lo] = undefined;
       inner[j - lo] = undefined;
     }
@@ -331,9 +332,12 @@ function addAdhesion(layer0: LayerRegions, g: LayerGeometry, b: LayerBatch, s: S
 }
 
 /** Splits layers into about `parts` batches of similar work (by triangle-free layer count). */
-/** The layers a batch of layers [from, to) cuts: skin detection looks topLayers above and bottomLayers below. */
-export function batchPlanes(from: number, to: number, layerCount: number, s: Pick<SliceSettings, 'topLayers' | 'bottomLayers'>): [number, number] {
-  return [Math.max(0, from - s.bottomLayers), Math.min(layerCount, to + s.topLayers)];
+/**
+ * The layers a batch of layers [from, to) cuts: skin detection looks topLayers above and bottomLayers
+ * below (one more below at 0 % infill, for the layer below's skin split: air-below.ts).
+ */
+export function batchPlanes(from: number, to: number, layerCount: number, s: Pick<SliceSettings, 'topLayers' | 'bottomLayers' | 'infillDensity'>): [number, number] {
+  return [Math.max(0, from - s.bottomLayers - airBelowReach(s)), Math.min(layerCount, to + s.topLayers)];
 }
 
 export function splitLayers(count: number, parts: number): Array<[number, number]> {

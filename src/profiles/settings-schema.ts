@@ -193,7 +193,7 @@ const SPECS = {
   supportMinArea: num('support', 'mm²', 0, 10_000, 'Overhangs smaller than this get no support.'),
   supportInterfaceDensity: num('support', '%', 1, 100, 'Density of the interface layers between support and part.'),
   // ── bridges ──
-  bridgeEnabled: bool('support', 'Detect skin printed over air and print it as a bridge, in one direction across the gap.'),
+  bridgeEnabled: bool('support', 'Detect skin printed over air and print it as a bridge, in one direction across the gap. At 0 % infill the hollow inside counts as air, so the first top skin over it is a bridge too.'),
   bridgeSpeed: num('speed', 'mm/s', 1, 1000, 'Bridge speed.'),
   bridgeFlow: num('support', '%', 10, 200, 'Bridge flow, percent of nominal.'),
   bridgeFan: num('cooling', '%', 0, 100, 'Part-cooling fan while printing bridges (not in the fan-off layers); set by the filament preset.'),

@@ -4,9 +4,10 @@
 import type { ExtrusionPath, Paths } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { IslandPaths, LayerRegions } from './types.js';
-import { cleanIslands, offset } from '../geom/clipper.js';
+import { cleanIslands, difference, offset } from '../geom/clipper.js';
 import { computeWalls, type WallResult } from './walls.js';
 import { commonArea, ShieldedArea, splitSkin } from './skins.js';
+import { sparseAreaOf } from './air-below.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
 import { areaOf } from '../geom/path-math.js';
@@ -190,6 +191,11 @@ export function fillForLayer(
   // with no walls (wallCount 0) skin and infill reach the model's surface and overlap nothing: their
   // line centres stay half a line inside the cross-section
   const noWalls = s.wallCount === 0;
+  // 0 % infill with no modifier or field raising it: the inside is hollow (air-below.ts)
+  const hollow = s.infillDensity === 0 && !g.density && s.bridgeEnabled && g.index > 0 && !g.onRaft;
+  const hollowBelowOf: Array<Paths | undefined> = [];
+  const hollowOf = (m: number): Paths =>
+    (hollowBelowOf[m] ??= sparseAreaOf(g.index - 1, m, innerOf, (run) => (covers ? covers.common(run) : commonArea(run)), s, w, SKIN_EXPAND_UM, skinStripWidth));
   // per model: what covers the layer from above and below, grown (skins.ts), made once for its islands
   const shielded: ShieldedArea[] = [];
   const islandsOut: IslandPaths[] = walls.map((iw) => {
@@ -197,11 +203,16 @@ export function fillForLayer(
     const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM, skinStripWidth, shield);
     const skinOverlap = noWalls ? null : (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
+    // hollow inside (0 % infill): the layer below's sparse area is air too, and any skin may lie on it
+    const hollowBelow = hollow && solid.length > 0 ? hollowOf(iw.model) : [];
+    const overAir = hollowBelow.length > 0 ? solid : bottom;
     // no bridges on the first layer (it lies on the bed) or on the one above a raft, nor where too little has nothing below
-    const bridgesHere = s.bridgeEnabled && g.index > 0 && !g.onRaft && solid.length > 0 && areaOf(bottom) >= MIN_AREA_LINES * w * w;
-    const { bridges, rest } = bridgesHere
-      ? splitBridges(solid, bottom, groundBelow(innerOf(g.index - 1), iw.model, w, s), w)
-      : { bridges: [], rest: solid };
+    const bridgesHere = s.bridgeEnabled && g.index > 0 && !g.onRaft && solid.length > 0 && areaOf(overAir) >= MIN_AREA_LINES * w * w;
+    const ground = (): Paths => {
+      const below = groundBelow(innerOf(g.index - 1), iw.model, w, s);
+      return hollowBelow.length > 0 && below.length > 0 ? difference(below, hollowBelow) : below;
+    };
+    const { bridges, rest } = bridgesHere ? splitBridges(solid, overAir, ground(), w) : { bridges: [], rest: solid };
     if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, skinOverlap ?? 0, iw.model, 0, recent);
     for (const b of bridges) {
       for (const path of skinPaths(b.area, w, b.angle, skinOverlap, (skinOverlap ?? 0) + w / 4, iw.model, BRIDGE_INSET_SLACK_UM, recent)) {
