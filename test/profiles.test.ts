@@ -219,6 +219,15 @@ describe('printer catalogue', () => {
     assert.deepEqual(resolveSettings({ printer: 'Creality Ender 3', overrides: { printSpeed: Math.min(ender.maxFeedrateX, ender.maxFeedrateY) } }).warnings, []);
   });
 
+  it('warns for settings that print in the air: a raft gap wider than the nozzle, no walls with no infill', () => {
+    const gap = (g: number) => resolveSettings({ overrides: { adhesionType: 'raft', raftAirGap: g } }).warnings;
+    assert.deepEqual(gap(0.3), []);
+    assert.ok(gap(2).some((w) => w.startsWith('raftAirGap 2 mm is more than the nozzle')), gap(2).join('; '));
+    const hollow = resolveSettings({ overrides: { wallCount: 0, infillDensity: 0 } }).warnings;
+    assert.ok(hollow.some((w) => w.includes('top skins over the hollow inside have nothing to rest on')), hollow.join('; '));
+    assert.ok(!resolveSettings({ overrides: { wallCount: 0 } }).warnings.some((w) => w.includes('nothing to rest on')));
+  });
+
   it('knows the printers clients send, with their formats', () => {
     assert.equal(getPrinter('IdeaWerk-Speed').outputFormat, 'FCODE');
     assert.equal(getPrinter('Stratum One').outputFormat, 'FCODE');

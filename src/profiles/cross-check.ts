@@ -96,6 +96,14 @@ export function crossCheckSettings(s: SliceSettings): string[] {
     fail('wallCount', 'no walls, no skins and no infill: nothing would be printed');
   }
   if (s.wallCount === 0) warnings.push('wallCount is 0: parts have no walls');
+  if (s.wallCount === 0 && s.infillDensity === 0 && s.topLayers > 0) {
+    warnings.push('wallCount and infillDensity are both 0: top skins over the hollow inside have nothing to rest on');
+  }
+  // a gap of a layer or so releases the part (CuraEngine's default is 0.3 mm); much more and the
+  // part's first layer is extruded into the air above the raft
+  if (s.adhesionType === 'raft' && s.raftAirGap > s.nozzleDiameter) {
+    warnings.push(`raftAirGap ${s.raftAirGap} mm is more than the nozzle's ${s.nozzleDiameter} mm: the part's first layer is laid that high above the raft, in the air`);
+  }
   for (const key of ['startGcode', 'endGcode'] as const) {
     const unknown = unknownPlaceholders(s[key]);
     if (unknown.length > 0) warnings.push(`${key} has unknown placeholders ${unknown.map((p) => `{${p}}`).join(', ')}: they stay as written`);
