@@ -135,9 +135,11 @@ describe('v1 flows over HTTP', () => {
 
   test('server-sent events follow a task to its end', async () => {
     const up = await upload(t, 'STL', 'sse.stl', readFileSync(CUBE_STL));
+    // a slice of a second or two: a warm worker slices the plain cube in tens of ms, and on a busy
+    // machine the task could end before the stream was opened (no progress event to see)
     const start = await call(t.url, '/v1/stl/tasks', {
       key: t.key,
-      json: { files: [{ fileId: up.body.fileId, type: 'STL', fileName: 'sse.stl' }], settings: STL_SETTINGS },
+      json: { files: [{ fileId: up.body.fileId, type: 'STL', fileName: 'sse.stl' }], settings: { ...STL_SETTINGS, overrides: SLOW_OVERRIDES } },
     });
     const res = await fetch(`${t.url}/v1/stl/tasks/${start.body.taskId}/events`, { headers: { 'Ocp-Apim-Subscription-Key': t.key } });
     assert.equal(res.status, 200);

@@ -122,3 +122,45 @@ test('a gap whose lines carry too little to be worth their travel and prime is l
     assert.ok(lines.length === 0 || carried(lines) >= (400 * 400) / 8, `trial ${trial}: lines carrying ${carried(lines)} µm²`);
   }
 });
+
+test('a fin thinner than a line beside a walled part is its outer surface: printed as the outer wall, at its speed', async () => {
+  await initGeometry();
+  // computeWalls keeps the fin apart from the gaps between and inside the walls
+  const fin = [0, 0, 10_000, 0, 10_000, 4_850, 14_000, 4_850, 14_000, 5_150, 10_000, 5_150, 10_000, 10_000, 0, 10_000];
+  const r = computeWalls([fin], { width: 400, wallCount: 2, model: 0, minGapWidth: 100, gapFill: true });
+  assert.ok(r.outerGaps.length > 0, 'the fin is not found');
+  assert.deepEqual(r.gaps, [], 'the fin counted as a gap between the walls');
+  // through the engine: every extrusion over the fin (x > 10.5 mm from the part's corner) is the outer wall
+  const { slice } = await import('../src/engine/pipeline.js');
+  const { defaultSettings } = await import('../src/profiles/defaults.js');
+  const { box, merge } = await import('./mesh-fixtures.js');
+  const t = merge(box(0, 0, 0, 10, 10, 2), box(10, 4.85, 0, 14, 5.15, 2));
+  const s = defaultSettings();
+  const out = await slice([{ name: 'fin', mesh: { positions: Float32Array.from(t.positions), indices: Uint32Array.from(t.indices) } }], s);
+  const gcode = new TextDecoder().decode(out.output);
+  // the part is centred on the bed: its corner at (bed centre − 7, bed centre − 5)
+  const x0 = s.bedWidth / 2 - 7;
+  let type = '';
+  let layer = -1;
+  let feed = 0;
+  let onFin = 0;
+  // per layer: the feed rates of the outer wall on the square, and of whatever is printed on the fin
+  const wallFeeds = new Map<number, Set<number>>();
+  const finFeeds = new Map<number, Set<number>>();
+  const add = (m: Map<number, Set<number>>, f: number) => m.set(layer, (m.get(layer) ?? new Set()).add(f));
+  for (const line of gcode.split('\n')) {
+    if (line.startsWith(';LAYER:')) layer = Number(line.slice(7));
+    if (line.startsWith(';TYPE:')) type = line.slice(6);
+    const f = /^G[01] .*F([\d.]+)/.exec(line);
+    if (f) feed = Number(f[1]);
+    const m = /^G1 X([\d.]+) Y[\d.]+ E/.exec(line);
+    if (!m || layer < 1) continue; // layer 0 has the skirt around the part
+    if (Number(m[1]) - x0 > 10.5) {
+      onFin++;
+      assert.equal(type, 'WALL-OUTER', `layer ${layer}: an extrusion on the fin at x ${m[1]} is ${type}`);
+      add(finFeeds, feed);
+    } else if (type === 'WALL-OUTER') add(wallFeeds, feed);
+  }
+  for (const [l, feeds] of finFeeds) for (const f of feeds) assert.ok(wallFeeds.get(l)?.has(f), `layer ${l}: the fin at F${f}, the outer wall at ${[...(wallFeeds.get(l) ?? [])]}`);
+  assert.ok(onFin >= 9, `only ${onFin} extrusions on the fin (one line a layer on layers 1-9)`);
+});

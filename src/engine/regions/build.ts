@@ -45,6 +45,8 @@ export interface IslandWalls {
   innerArea: Paths;
   combArea: Paths;
   gaps: Paths;
+  /** gaps outside the outer wall (walls.ts): their lines are the outer surface */
+  outerGaps: Paths;
 }
 
 export interface LayerGeometry {
@@ -95,7 +97,7 @@ export function wallsForLayer(g: LayerGeometry, s: SliceSettings, reuse?: WallsR
       };
       const key = `${params.width}:${params.wallCount}:${model}:${params.minGapWidth}:${params.gapFill}`;
       const r = reuse ? reuse.walls.get(island, key, () => computeWalls(island, params)) : computeWalls(island, params);
-      out.push({ model, outline: island, walls: r.walls, innerArea: r.innerArea, combArea: r.combArea, gaps: r.gaps });
+      out.push({ model, outline: island, walls: r.walls, innerArea: r.innerArea, combArea: r.combArea, gaps: r.gaps, outerGaps: r.outerGaps });
     }
   });
   reuse?.islands.nextLayer();
@@ -268,10 +270,13 @@ export function fillForLayer(
         }
       });
     }
-    const gapFill =
-      iw.gaps.length > 0
-        ? gapFillLines(iw.gaps, { width: w, minWidth: Math.round(s.minGapFillWidth * MM), model: iw.model })
-        : [];
+    const gapParams = { width: w, minWidth: Math.round(s.minGapFillWidth * MM), model: iw.model };
+    const gapFill = iw.gaps.length > 0 ? gapFillLines(iw.gaps, gapParams) : [];
+    // a fin thinner than a line beside the outer wall is the model's surface: printed as the outer
+    // wall, at its speed (as an island with no wall at all is: layer-planner.ts), not as an inner one
+    if (iw.outerGaps.length > 0) {
+      for (const p of gapFillLines(iw.outerGaps, gapParams)) gapFill.push({ ...p, type: 'WALL-OUTER', speed: p.speed ?? s.outerWallSpeed });
+    }
     return {
       model: iw.model,
       outline: iw.outline,

@@ -13,6 +13,8 @@ export interface WallResult {
   combArea: Paths;
   /** thin areas between or inside walls that no wall covers (to be filled with gap-fill lines) */
   gaps: Paths;
+  /** thin parts of the outline outside the outer wall (a fin thinner than a line): the model's surface */
+  outerGaps: Paths;
 }
 
 export interface WallParams {
@@ -55,7 +57,7 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
   const n = centreLines.length;
   if (n === 0) {
     // Too thin for even one wall: the whole island is a gap, filled with single lines.
-    return { walls, innerArea: [], combArea: [], gaps: p.gapFill ? outline : [] };
+    return { walls, innerArea: [], combArea: [], gaps: p.gapFill ? outline : [], outerGaps: [] };
   }
   const innerRaw = offset(outline, -(n * w), 'miter', 3);
   // parts of the inner area narrower than one and a half lines cannot take a skin loop and lines:
@@ -66,8 +68,10 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
   const combArea = last;
   // eroded by a hair under half the narrowest gap, so that a gap exactly that wide (a 0.9 mm rib
   // between two 0.4 mm walls, at the 0.1 mm default) survives to be filled
-  const gaps = p.gapFill ? findGaps(outline, centreLines, innerRaw, innerArea, w, Math.max(0, p.minGapWidth / 2 - 2)) : [];
-  return { walls, innerArea, combArea, gaps };
+  const { gaps, outerGaps } = p.gapFill
+    ? findGaps(outline, centreLines, innerRaw, innerArea, w, Math.max(0, p.minGapWidth / 2 - 2))
+    : { gaps: [], outerGaps: [] };
+  return { walls, innerArea, combArea, gaps, outerGaps };
 }
 
 /**
@@ -79,7 +83,7 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
  * for a move hugging the region and go straight across a notch in the side.
  */
 function withoutWalls(outline: Paths, w: number): WallResult {
-  return { walls: [], innerArea: outline, combArea: offset(outline, -w / 4, 'miter', 3), gaps: [] };
+  return { walls: [], innerArea: outline, combArea: offset(outline, -w / 4, 'miter', 3), gaps: [], outerGaps: [] };
 }
 
 /**
@@ -90,18 +94,19 @@ function withoutWalls(outline: Paths, w: number): WallResult {
  * difference of an erosion and a dilation, (X ∖ Y) ⊖ r = (X ⊖ r) ∖ (Y ⊕ r), which avoids the
  * micrometre slivers a plain difference of offsets leaves along every wall.
  */
-function findGaps(outline: Paths, loops: Paths[], innerRaw: Paths, innerArea: Paths, w: number, r: number): Paths {
+function findGaps(outline: Paths, loops: Paths[], innerRaw: Paths, innerArea: Paths, w: number, r: number): { gaps: Paths; outerGaps: Paths } {
   // less area than gap fill would fill anyway (a gap twice as long as its narrowest fillable width,
   // gap-fill.ts) is not looked for: the 0.2 mm hole in the middle of a 1 mm pin is filled
   const narrowest = 2 * r + 4;
   const tol = Math.min((w * w) / 2, 2 * narrowest * narrowest);
   const eroded: Paths = [];
-  const take = (x: Paths, y: Paths) => {
-    if (x.length > 0) eroded.push(...difference(x, y));
+  const take = (x: Paths, y: Paths, into = eroded) => {
+    if (x.length > 0) into.push(...difference(x, y));
   };
-  // outside the outer loop: parts of the outline thinner than a line
+  // outside the outer loop: parts of the outline thinner than a line, kept apart (they are surface)
+  const outside: Paths = [];
   if (areaOf(outline) - areaOf(offset(loops[0], w / 2, 'miter', 3)) > tol) {
-    take(offset(outline, -r, 'miter', 3), offset(loops[0], w / 2 + r, 'miter', 3));
+    take(offset(outline, -r, 'miter', 3), offset(loops[0], w / 2 + r, 'miter', 3), outside);
   }
   // between consecutive loops
   for (let k = 0; k + 1 < loops.length; k++) {
@@ -113,5 +118,8 @@ function findGaps(outline: Paths, loops: Paths[], innerRaw: Paths, innerArea: Pa
   if (areaOf(innerRaw) - areaOf(innerArea) > tol) {
     take(offset(innerRaw, -r, 'miter', 3), offset(innerArea, r, 'miter', 3));
   }
-  return eroded.length > 0 ? offset(eroded, r, 'miter', 3) : [];
+  return {
+    gaps: eroded.length > 0 ? offset(eroded, r, 'miter', 3) : [],
+    outerGaps: outside.length > 0 ? offset(outside, r, 'miter', 3) : [],
+  };
 }
