@@ -337,6 +337,17 @@ test('fittedSolidLines: beside edges along the lines the outermost beads reach t
     const fixed = solidLines(inset, W, 0).map((l) => l[1]!);
     if (strip === 690) assert.equal(fixed.length, 1, 'the 0.69 mm strip no longer shows what the fit is for');
   }
+  // skinOverlap 25 %: a reach of half a line puts the outermost centres on the area's edge, where a
+  // line can vanish; they stay a few µm inside and the beads still reach into the walls
+  for (const strip of [800, 1000, 1200, 1600, 2000]) {
+    const inset: Paths = [[0, 100, 20000, 100, 20000, strip - 100, 0, strip - 100]];
+    const { lines, width } = fittedSolidLines(inset, W, 0, { edgeDistance: 100, sideOverlap: 100 });
+    const ys = lines.map((l) => l[1]!).sort((a, b) => a - b);
+    const past = Math.min(-(ys[0]! - width / 2), ys[ys.length - 1]! + width / 2 - strip);
+    assert.ok(past >= 80 && past <= 101, `${strip} µm strip at 25 %: beads reach ${past} µm past its edges`);
+  }
+  // a sliver along one edge, thinner than where the first line would go: still a line (solidLines')
+  for (const h of [30, 45, 61]) assert.equal(fittedSolidLines([[0, 0, 3000, 0, 1500, h]], W, 0, fit).lines.length, solidLines([[0, 0, 3000, 0, 1500, h]], W, 0).length, `sliver ${h} µm`);
   // the 0.69 mm strip (3DBenchy's windshield top) gets two beads instead of one
   assert.equal(fittedSolidLines([[0, 100, 20000, 100, 20000, 590, 0, 590]], W, 0, fit).lines.length, 2);
   // 45° lines on a square: both ends of the extent are corners, so nothing changes

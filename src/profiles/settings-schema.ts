@@ -108,7 +108,7 @@ const SPECS = {
   // ── top / bottom ──
   topLayers: int('topBottom', 'layers', 0, 200, 'Solid layers under a top surface.'),
   bottomLayers: int('topBottom', 'layers', 0, 200, 'Solid layers over a bottom surface.'),
-  skinOverlap: num('topBottom', '% of line width', 0, 100, 'How far skin lines reach into the innermost wall: their end points by this (bridge lines by this plus a quarter line, to anchor them), the outermost line beside a wall that runs along the lines by this too (between two such walls, the lines\' spacing and width are fitted, within 0.75–1.33 × the line width, so that whole lines span the gap). Without walls (wallCount 0) there is nothing to overlap: lines stay half a line inside the surface.'),
+  skinOverlap: num('topBottom', '% of line width', 0, 100, 'How far skin lines reach into the innermost wall: their end points by this (bridge lines by this plus a quarter line, to anchor them), the outermost line beside a wall that runs along the lines by this too (between two such walls, the lines\' spacing and width are fitted, within 0.75–1.25 × the line width, so that whole lines span the gap). Without walls (wallCount 0) there is nothing to overlap: lines stay half a line inside the surface.'),
   skinAngle: num('topBottom', '°', -360, 360, 'Direction of the first skin layer; later layers turn by 90°.'),
   monotonicSkin: bool('topBottom', 'Lay skin lines in one direction so neighbours always overlap the same way.'),
   // ── infill ──

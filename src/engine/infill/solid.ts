@@ -47,9 +47,9 @@ export interface FittedLines {
  * line at a corner's tip is too short to print, and dropping it bares the corner).
  * - Edges at both ends: the spacing (and the bead width, so the volume stays right) is stretched or
  *   squeezed so that a whole number of beads spans them: from two beads up the width stays within
- *   0.75–1.33 × the line width (within ±10 % from five); narrower extents keep one centred line.
+ *   0.75–1.25 × the line width (within ±10 % from five); narrower extents keep one centred line.
  * - An edge at one end: the lines start from it at the line width.
- * - Corners at both ends: `solidLines`.
+ * - Corners at both ends, or a fit that leaves no line: `solidLines`.
  */
 export function fittedSolidLines(area: Paths, lineWidth: number, angleDeg: number, fit: SolidFit): FittedLines {
   if (!(lineWidth > 0)) return { lines: [], width: lineWidth };
@@ -61,26 +61,40 @@ export function fittedSolidLines(area: Paths, lineWidth: number, angleDeg: numbe
   const lines: Paths = [];
   if (loFlat && hiFlat) {
     const cover = hi - lo + 2 * reach;
-    const count = Math.round(cover / lineWidth);
-    const width = count >= 2 ? cover / count : lineWidth;
-    const first = lo - reach + width / 2;
-    // the outermost lines must lie inside the area (a line on its edge can vanish)
-    if (count >= 2 && first > lo + 1) {
-      scanLines(area, ax, first, width, count, lineWidth / 2, lines);
-      return { lines, width };
+    const nearest = Math.round(cover / lineWidth);
+    // the outermost centres a bead's half less the reach inside the area's extent, and never on its
+    // edge (a line there can vanish): with a reach of half a line or more (skinOverlap 25 % and up)
+    // they stay MIN_INSIDE in and the spacing closes up by what that takes, which can push the
+    // nearest count's width out of range or its beads short of the reach: then one line fewer (wider
+    // beads reach further) or more, the first whose beads reach all the way, else the first in range
+    const fits = [nearest, nearest - 1, nearest + 1]
+      .filter((count) => count >= 2)
+      .map((count) => {
+        const free = cover / count / 2 - reach;
+        const inside = Math.max(MIN_INSIDE, free);
+        return { count, inside, width: (hi - lo - 2 * inside) / (count - 1), reaches: free >= MIN_INSIDE };
+      })
+      .filter((f) => f.width >= 0.75 * lineWidth && f.width <= 1.25 * lineWidth);
+    const fitted = fits.find((f) => f.reaches) ?? fits[0];
+    if (fitted) {
+      scanLines(area, ax, lo + fitted.inside, fitted.width, fitted.count, lineWidth / 2, lines);
+      if (lines.length > 0) return { lines, width: fitted.width };
     }
   } else if (loFlat || hiFlat) {
-    const inside = lineWidth / 2 - reach;
-    if (inside > 1) {
-      const count = Math.floor((hi - lo - inside) / lineWidth) + 1;
+    const inside = Math.max(MIN_INSIDE, lineWidth / 2 - reach);
+    const count = Math.floor((hi - lo - inside) / lineWidth) + 1;
+    if (count >= 1) {
       // from the edge's end, in +normal order either way
       const first = loFlat ? lo + inside : hi - inside - (count - 1) * lineWidth;
       scanLines(area, ax, first, lineWidth, count, lineWidth / 2, lines);
-      return { lines, width: lineWidth };
+      if (lines.length > 0) return { lines, width: lineWidth };
     }
   }
   return { lines: solidLines(area, lineWidth, angleDeg), width: lineWidth };
 }
+
+/** The outermost lines' centres stay at least this far inside the area's extent (µm). */
+const MIN_INSIDE = 5;
 
 /** Points within this of the extent's end count as lying on it (µm: rounding to whole µm moves a point on a slanted edge up to 0.71). */
 const FLAT_TOLERANCE = 3;
