@@ -7,7 +7,7 @@ import type { IslandPaths, LayerRegions } from './types.js';
 import { cleanIslands, difference, offset } from '../geom/clipper.js';
 import { computeWalls, type WallResult } from './walls.js';
 import { commonArea, ShieldedArea, splitSkin } from './skins.js';
-import { sparseAreaOf } from './air-below.js';
+import { hollowAreaOf } from './air-below.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
 import { areaOf } from '../geom/path-math.js';
@@ -197,7 +197,7 @@ export function fillForLayer(
   const hollow = s.infillDensity === 0 && !g.density && s.bridgeEnabled && g.index > 0 && !g.onRaft;
   const hollowBelowOf: Array<Paths | undefined> = [];
   const hollowOf = (m: number): Paths =>
-    (hollowBelowOf[m] ??= sparseAreaOf(g.index - 1, m, innerOf, (run) => (covers ? covers.common(run) : commonArea(run)), s, w, SKIN_EXPAND_UM, skinStripWidth));
+    (hollowBelowOf[m] ??= hollowAreaOf(g.index - 1, m, innerOf, (run) => (covers ? covers.common(run) : commonArea(run)), s, SKIN_EXPAND_UM));
   // per model: what covers the layer from above and below, grown (skins.ts), made once for its islands
   const shielded: ShieldedArea[] = [];
   const islandsOut: IslandPaths[] = walls.map((iw) => {
