@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -13,6 +13,7 @@ import { isDiskFull, reservePath } from '../src/store/disk-reserve.js';
 import { testConfig } from './api-helpers.js';
 
 const silent = pino({ level: 'silent' });
+const WORKER = new URL('./runner-fake-worker-entry.cjs', import.meta.url).href;
 
 /** Writes until the disk refuses; returns the file. */
 function fill(dir: string): string {
@@ -52,10 +53,23 @@ test('a server restarted on a full disk starts on its reserve, answers reads and
     await first.close();
     assert.ok(existsSync(reservePath(dataDir)), 'no reserve made on a disk with room');
 
+    // a server that died while slicing: its job still leased by it, which the next start recovers
+    // (a write: the first one a restart makes once the database is open)
+    // (the files as kill -9 leaves them: copied while that server still has them open, write-ahead
+    // log and all, so that the database opens without a write and fails on the recovery's)
+    const side = mkdtempSync(join(tmpdir(), 'stratum-crashed-'));
+    const crashed = EmbeddedRuntime.open(testConfig(side), silent, { withoutRunner: true });
+    await crashed.stores.queue.enqueue('interrupted');
+    assert.ok(await crashed.stores.queue.claim('the-dead-process', 60_000));
+    for (const f of ['stratum.db', 'stratum.db-wal', 'stratum.db-shm']) copyFileSync(join(side, f), join(dataDir, f));
+    await crashed.close();
+    rmSync(side, { recursive: true, force: true });
+
     fill(mountPoint);
-    const onFull = EmbeddedRuntime.open(testConfig(dataDir), silent, { withoutRunner: true });
+    const onFull = EmbeddedRuntime.open(testConfig(dataDir), silent, { workerFile: WORKER });
     try {
       assert.equal(existsSync(reservePath(dataDir)), false, 'the reserve was not given up');
+      await onFull.start();
       assert.equal(await onFull.stores.metadata.getTask('00000000-0000-4000-8000-000000000000'), null);
       assert.equal(await onFull.ready(), false, 'ready on a full disk');
     } finally {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { EmbeddedRunner } from '../runner/embedded-runner.js';
 import { openEmbeddedStores, type EmbeddedStores } from '../store/embedded-stores.js';
 import { lockDataDir, type DataDirLock } from '../store/sqlite/data-dir-lock.js';
-import { isDiskFull, keepReserve, releaseReserve } from '../store/disk-reserve.js';
+import { diskNearlyFull, isDiskFull, keepReserve, releaseReserve } from '../store/disk-reserve.js';
 import type { AccountService } from './account-service.js';
 import type { ServiceConfig } from './config.js';
 import type { FileService } from './file-service.js';
@@ -135,13 +135,16 @@ export class EmbeddedRuntime implements ServiceCore {
   }
 }
 
+const RESERVE_GIVEN_UP = 'the disk is full: gave up the 1 MiB reserve (stratum.reserve) so that the server can start; uploads and new tasks are refused until there is room';
+
 /** The stores, opened with the data directory's reserve given up if the disk is too full to open them otherwise (disk-reserve.ts). */
 function openStoresOnFullDisk(dataDir: string, log: Logger): EmbeddedStores {
+  if (diskNearlyFull(dataDir) && releaseReserve(dataDir)) log.warn({ dataDir }, RESERVE_GIVEN_UP);
   try {
     return openEmbeddedStores(dataDir);
   } catch (err) {
     if (!isDiskFull(err) || !releaseReserve(dataDir)) throw err;
-    log.warn({ dataDir }, 'the disk is full: gave up the 1 MiB reserve (stratum.reserve) so that the server can start; uploads and new tasks are refused until there is room');
+    log.warn({ dataDir }, RESERVE_GIVEN_UP);
     return openEmbeddedStores(dataDir);
   }
 }

@@ -37,6 +37,20 @@ export function keepReserve(dataDir: string): boolean {
   }
 }
 
+/**
+ * Whether the disk holding the data directory has less room than the reserve: a start there gives
+ * the reserve up before it opens anything, since the database may open and then fail on its first
+ * write (the runner's recovery of a crashed server's tasks), not only on opening.
+ */
+export function diskNearlyFull(dataDir: string): boolean {
+  try {
+    const fs = statfsSync(dataDir);
+    return fs.bavail * fs.bsize < RESERVE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 /** Gives the reserve's space back; true when there was one. */
 export function releaseReserve(dataDir: string): boolean {
   const file = reservePath(dataDir);
