@@ -422,8 +422,9 @@ describe('v0.2 over HTTP', () => {
   });
 
   test('a caller-chosen task id is used once; reading a task that has not finished answers URE006', async () => {
-    // 600 layers of a 120 mm block: seconds of slicing, so the download below cannot come after it
-    const up = await call(t.url, '/v0.2/UploadFile?filename=block.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 120, 120, 120))), headers: { 'Content-Type': 'application/octet-stream' } });
+    // 1000 layers of a 200 mm block, over a second of slicing (0.4 s for a 120 mm one), so the
+    // download below cannot come after it
+    const up = await call(t.url, '/v0.2/UploadFile?filename=block.stl', { key: t.key, body: binaryStl(soup(box(0, 0, 0, 200, 200, 200))), headers: { 'Content-Type': 'application/octet-stream' } });
     const uniqueID = '0b6f1c9e-8d2a-4f3b-9c1d-2e3f4a5b6c7d';
     const body = { fileName: 'block.stl', fileId: up.body.result.fileId, supportType: 'n', printerModel: 'CR-10', uniqueID };
     const first = await v02('StartSlicingTask', body);

@@ -329,16 +329,17 @@ test('Ctrl-C during a slice on the main thread exits 130 and writes nothing', { 
   const out = join(work, 'bunny-int.gcode');
   // the bunny takes seconds on one thread, so the signal comes after the CLI's handler is in place (a
   // fixed short delay on the cube raced the start-up on a busy machine) and well before the end
-  const child = spawn(process.execPath, [bin, 'slice', join(models, 'stanford_bunny.stl'), '-o', out], { cwd: work, env: { ...process.env, STRATUM_SLICE_THREAD: 'main' } });
+  // at 0.06 mm layers: a slice that ignored the signal would run on for 10 s or more (the 5 s bound
+  // below must not be within reach of a whole slice)
+  const child = spawn(process.execPath, [bin, 'slice', join(models, 'stanford_bunny.stl'), '-o', out, '--set', 'layerHeight=0.06'], { cwd: work, env: { ...process.env, STRATUM_SLICE_THREAD: 'main' } });
   const closed = new Promise<number | null>((r) => child.on('close', r));
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(child.exitCode, null, 'the slice ended before the signal');
   const sent = Date.now();
   child.kill('SIGINT');
   assert.equal(await closed, 130);
-  // the main thread gives its event loop a turn between chunks of layers, so the handler runs at once;
-  // a slice that ignored it would run on for another 5 s or more (the bunny takes ~6.5 s alone on
-  // one thread here), and stopping took up to 4.1 s with a build running beside the suite
+  // the main thread gives its event loop a turn between chunks of layers, so the handler runs at once
+  // (stopping took up to 4.1 s with a build running beside the suite)
   assert.ok(Date.now() - sent < 5000, `stopped ${Date.now() - sent} ms after the signal`);
   assert.equal(existsSync(out), false);
 });
