@@ -153,27 +153,6 @@ describe('embedded runner', () => {
     await slow.close();
   });
 
-  test('an output the runner cannot store is tried again like a broken slice, then stored once', async () => {
-    const rt = await open({ maxAttempts: 3, retryDelayS: 0.2 });
-    const blobs = rt.stores.blobs;
-    const realPut = blobs.put.bind(blobs);
-    let refused = 0;
-    blobs.put = async (key, source, opts) => {
-      if (key.startsWith('outputs/') && refused === 0) {
-        refused++;
-        throw new Error('the disk is full');
-      }
-      return realPut(key, source, opts);
-    };
-    const { task, runLog } = await startScripted(rt, { steps: 2 });
-    const done = await settled(rt, task.id);
-    assert.equal(done.status, 'finished', JSON.stringify(done.error));
-    assert.equal(refused, 1);
-    assert.equal(runsOf(runLog, task.id), 2, 'not sliced again after the store refused the output');
-    assert.equal(readdirSync(join(rt.config.dataDir, 'blobs', 'outputs')).length, 1, 'one output stored');
-    await rt.close();
-  });
-
   test('after a broken slice, nothing is claimed while the stores do not answer; the waiting task starts as soon as they do', async () => {
     // the outage is the blob store's readiness probe failing (a stand-in for S3 down); the slice breaks once
     const rt = await open({ workers: 2, maxAttempts: 3, retryDelayS: 30 });
