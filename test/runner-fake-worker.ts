@@ -15,8 +15,8 @@ export interface FakeScript {
   userError?: string;
   /** allocate until the worker's heap limit is hit */
   hog?: boolean;
-  /** wait this long after the output is made before answering (a cancel can then come before the runner stores it) */
-  afterOutputMs?: number;
+  /** wait this long after the output is stored before answering (a cancel can then come after the write) */
+  afterPutMs?: number;
 }
 
 export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> {
@@ -38,13 +38,13 @@ export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> 
     await new Promise((r) => setTimeout(r, script.stepMs ?? 10));
     job.progressPort.postMessage({ fraction: (i + 1) / steps, stage: 'fake' });
   }
-  const output = Buffer.from(`;FAKE ${job.taskId} run ${runs}\n`);
-  if (script.afterOutputMs) await new Promise((r) => setTimeout(r, script.afterOutputMs));
+  const { size } = await store.put(job.outputBlobKey, Buffer.from(`;FAKE ${job.taskId} run ${runs}\n`));
+  if (script.afterPutMs) await new Promise((r) => setTimeout(r, script.afterPutMs));
   job.progressPort.close();
   return {
     ok: true,
     format: 'GCODE',
-    output,
+    size,
     stats: { layerCount: steps, printTimeS: 3725, filamentMm: 1000, filamentG: 2.5, sliceMs: 1 },
     warnings: ['fake warning'],
   };

@@ -264,7 +264,6 @@ export class EmbeddedRunner {
     }
     log.info({ taskId: task.id, attempt: job.attempts, file: file.fileName }, 'slicing');
     const outputId = newId();
-    const outputBlobKey = `outputs/${outputId}`;
     const channel = new MessageChannel();
     channel.port1.on('message', (m: ProgressMessage) => this.onProgress(entry, m));
     const sliceJob: SliceJob = {
@@ -272,6 +271,7 @@ export class EmbeddedRunner {
       kind: task.kind,
       model: { blobKey: file.blobKey, fileName: file.fileName },
       request: task.request,
+      outputBlobKey: `outputs/${outputId}`,
       blobs: this.deps.blobConfig,
       layerThreads: this.opts.layerThreads ?? 1,
       layerThreadsIdleMs: this.opts.layerThreadsIdleMs ?? 0,
@@ -291,18 +291,8 @@ export class EmbeddedRunner {
     }
     await entry.persisting;
 
-    if (result?.ok && !entry.abortReason) {
-      // stored here, not by the worker: a cancel now leaves the write to end, and then deletes it
-      try {
-        await this.deps.blobs.put(outputBlobKey, result.output);
-      } catch (err) {
-        // the disk or the object store failed: an internal error, tried again like a broken slice
-        crash = err;
-        result = null;
-      }
-    }
-    if (entry.abortReason) return this.afterAbort(task, entry.abortReason, outputBlobKey);
-    if (result?.ok) return this.afterSuccess(task, primary.fileName, outputId, outputBlobKey, result, entry.controller.signal);
+    if (entry.abortReason) return this.afterAbort(task, entry.abortReason, sliceJob.outputBlobKey);
+    if (result?.ok) return this.afterSuccess(task, primary.fileName, outputId, sliceJob.outputBlobKey, result, entry.controller.signal);
     if (result && result.userError) {
       await this.transitions.failed(task.id, result.message);
       await queue.complete(task.id, this.owner);
@@ -326,7 +316,7 @@ export class EmbeddedRunner {
       // every queued task was used up within a second.
       this.storeWatch.sliceBroke();
       await this.storeWatch.retryWait(delayMs, entry.controller.signal);
-      if (entry.abortReason) return this.afterAbort(task, entry.abortReason, outputBlobKey);
+      if (entry.abortReason) return this.afterAbort(task, entry.abortReason, sliceJob.outputBlobKey);
       await queue.retry(task.id, this.owner);
     } else {
       log.error({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke on every attempt');
@@ -359,7 +349,7 @@ export class EmbeddedRunner {
       taskId: task.id,
       outputName,
       format: result.format,
-      size: result.output.byteLength,
+      size: result.size,
       blobKey,
       createdAt: Date.now(),
     };

@@ -26,11 +26,8 @@ const workerModule = (): Promise<WorkerModule> =>
 
 // compiled to exports.default and exports.warmUp with the __esModule mark, which piscina reads as an
 // ES module's exports: the default export for tasks, `warmUp` by name
-// export default: a SliceJobResult, with the printer file's bytes moved to the runner's thread rather
-// than copied (slice-worker.ts: movedResult)
-export default async function runSliceJob(job: SliceJob): Promise<unknown> {
-  const worker = await workerModule();
-  return worker.movedResult(await worker.default(job));
+export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
+  return (await workerModule()).default(job);
 }
 
 export async function warmUp(): Promise<number> {

@@ -1,7 +1,6 @@
 // The slicing worker (a piscina worker thread): reads the task's input from the blob store, parses
-// it, resolves the settings, slices with progress posted back and returns the printer file (moved to
-// the runner's thread, not copied: movedResult) with its totals; the runner stores it. The engine
-// itself does no I/O; this file is its I/O edge.
+// it, resolves the settings, slices with progress posted back, writes the printer file atomically
+// and returns the totals. The engine itself does no I/O; this file is its I/O edge.
 import { initGeometry, slice, withReadWarnings } from '../engine/index.js';
 import { parseModel, parseModelParts } from '../engine/mesh/index.js';
 import type { ModelInput } from '../engine/types.js';
@@ -13,7 +12,6 @@ import { openBlobStore } from '../store/blob-store-factory.js';
 import { BlobNotFoundError, type BlobStore } from '../service/ports.js';
 import { LayerPool } from './layer-pool.js';
 import { warmUpSlices } from './warm-up.js';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { USER_ERROR_NAMES, type ProgressMessage, type SliceJob, type SliceJobResult } from './slice-job.js';
 
 const stores = new Map<string, BlobStore>();
@@ -145,11 +143,12 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
       },
     );
     warnings.push(...result.stats.warnings);
+    const { size } = await store.put(job.outputBlobKey, result.output);
     const s = result.stats;
     return {
       ok: true,
       format: result.format,
-      output: result.output,
+      size,
       stats: {
         layerCount: s.layerCount,
         printTimeS: s.printTimeS,
@@ -166,25 +165,4 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
   } finally {
     job.progressPort.close();
   }
-}
-
-/**
- * What a worker thread returns for `result`: piscina moves the printer file's buffer to the runner's
- * thread instead of copying it (a large model's G-code is tens of MB). A view into a larger buffer
- * (Node's shared pool for small ones) is copied into a buffer of its own first: moving the shared
- * one would take it from everything else in this thread.
- */
-export function movedResult(result: SliceJobResult): unknown {
-  if (!result.ok) return result;
-  const own = result.output;
-  const output = own.byteOffset === 0 && own.byteLength === own.buffer.byteLength && own.buffer instanceof ArrayBuffer ? own : new Uint8Array(own);
-  const value: SliceJobResult = { ...result, output };
-  return move({
-    get [transferableSymbol]() {
-      return [output.buffer];
-    },
-    get [valueSymbol]() {
-      return value;
-    },
-  });
 }
