@@ -334,7 +334,7 @@ function addAdhesion(layer0: LayerRegions, g: LayerGeometry, b: LayerBatch, s: S
 /** Splits layers into about `parts` batches of similar work (by triangle-free layer count). */
 /**
  * The layers a batch of layers [from, to) cuts: skin detection looks topLayers above and bottomLayers
- * below (one more below at 0 % infill, for the layer below's skin split: air-below.ts).
+ * below (one more below at 0 % infill, for the hollow of the layer below: air-below.ts).
  */
 export function batchPlanes(from: number, to: number, layerCount: number, s: Pick<SliceSettings, 'topLayers' | 'bottomLayers' | 'infillDensity'>): [number, number] {
   return [Math.max(0, from - s.bottomLayers - airBelowReach(s)), Math.min(layerCount, to + s.topLayers)];

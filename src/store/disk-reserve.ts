@@ -1,6 +1,6 @@
 // Room the embedded server keeps for itself on its data directory's disk: a file of 1 MiB
-// (`stratum.reserve`), given up when the disk is so full that the database will not open. SQLite in
-// WAL mode needs free space to open at all (its shared-memory index grows a 32 KiB file), so a server
+// (`stratum.reserve`), given up at a start on a disk with less room than that, or when the database
+// will not open. SQLite in WAL mode needs free space to open at all (its shared-memory index grows a 32 KiB file), so a server
 // restarted on a full disk stopped at 'disk I/O error' and served nothing: not the reads, and not the
 // deletes that would free space. With the reserve released it starts; uploads and new tasks are still
 // refused (503 SF000) until there is room (the blob store's ping), and /readyz says not ready.
@@ -20,8 +20,7 @@ export function keepReserve(dataDir: string): boolean {
   const file = reservePath(dataDir);
   if (existsSync(file)) return true;
   try {
-    const fs = statfsSync(dataDir);
-    if (fs.bavail * fs.bsize < MAKE_WHEN_FREE_BYTES) return false;
+    if (freeBytes(dataDir) < MAKE_WHEN_FREE_BYTES) return false;
     // written out, not a sparse file: a sparse one holds no blocks to give back
     const fd = openSync(file, 'wx', 0o644);
     try {
@@ -44,11 +43,16 @@ export function keepReserve(dataDir: string): boolean {
  */
 export function diskNearlyFull(dataDir: string): boolean {
   try {
-    const fs = statfsSync(dataDir);
-    return fs.bavail * fs.bsize < RESERVE_BYTES;
+    return freeBytes(dataDir) < RESERVE_BYTES;
   } catch {
     return false;
   }
+}
+
+/** Bytes free to this process on the disk holding `dir`. */
+function freeBytes(dir: string): number {
+  const fs = statfsSync(dir);
+  return fs.bavail * fs.bsize;
 }
 
 /** Gives the reserve's space back; true when there was one. */
