@@ -102,6 +102,17 @@ describe('embedded runner', () => {
     await rt.close();
   });
 
+  test('a slicing thread waiting for its next task still runs its timers (it waits on its event loop, where a stop is acted on)', async () => {
+    // blocked in Atomics.wait instead (piscina's default), a thread that ran on after it was told to
+    // end never ended, and kept the process alive; its timers (the layer threads' idle end) never ran
+    const rt = await open();
+    const mark = join(rt.config.dataDir, 'later.mark');
+    const { task } = await startScripted(rt, { steps: 1, laterMark: mark });
+    assert.equal((await settled(rt, task.id)).status, 'finished');
+    await waitFor('the idle thread to run its timer', async () => existsSync(mark), 3000);
+    await rt.close();
+  });
+
   test('a worker that dies is replaced and the task runs again', async () => {
     const rt = await open();
     const { task, runLog } = await startScripted(rt, { crashRuns: 1, crash: 'exit' });

@@ -2,7 +2,7 @@
 // protocol, but its "model" file is a JSON script: how many progress steps and how long each,
 // whether to crash (a thrown error, or the worker thread exiting) on the first N runs, or to fail
 // with a user error. Every run is appended to `runLog`, so tests can count attempts.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { SliceJob, SliceJobResult } from '../src/runner/slice-job.js';
 import { openBlobStore } from '../src/store/blob-store-factory.js';
 
@@ -17,6 +17,8 @@ export interface FakeScript {
   hog?: boolean;
   /** wait this long after the output is stored before answering (a cancel can then come after the write) */
   afterPutMs?: number;
+  /** a file the worker thread writes 100 ms after it answered, from a timer (while it waits for its next task) */
+  laterMark?: string;
 }
 
 export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> {
@@ -41,6 +43,7 @@ export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> 
   const { size } = await store.put(job.outputBlobKey, Buffer.from(`;FAKE ${job.taskId} run ${runs}\n`));
   if (script.afterPutMs) await new Promise((r) => setTimeout(r, script.afterPutMs));
   job.progressPort.close();
+  if (script.laterMark) setTimeout(() => writeFileSync(script.laterMark!, 'ran'), 100);
   return {
     ok: true,
     format: 'GCODE',

@@ -88,6 +88,13 @@ export class EmbeddedRunner {
       idleTimeout: 60_000,
       // slicing yields the CPU to the HTTP thread when both want it (p99 of reads while slicing)
       niceIncrement: this.opts.workerNice ?? 0,
+      // An idle worker waits for its next task on its event loop, not blocked in Atomics.wait (piscina's
+      // default). A thread ended while it loaded CommonJS code through import() (a cancel soon after a
+      // new worker started) can run on, on Node 22.23: it then went idle, blocked, and the stop that
+      // Node had queued for it never ran. The thread never ended, and its port kept the process alive
+      // (the v0.3 API test, 1 time in 20 when the worker module imported piscina). Blocked, its timers
+      // did not run either: layer threads kept for the next slice never ended while the worker idled.
+      atomics: 'disabled',
       ...(this.opts.workerMaxMemoryMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.workerMaxMemoryMb } } : {}),
     });
     // A worker thread that fails before it takes a task (its module failed to load) is reported as
