@@ -164,6 +164,27 @@ describe('embedded runner', () => {
     await slow.close();
   });
 
+  test('an output the runner cannot store is tried again like a broken slice, then stored once', async () => {
+    const rt = await open({ maxAttempts: 3, retryDelayS: 0.2 });
+    const blobs = rt.stores.blobs;
+    const realPut = blobs.put.bind(blobs);
+    let refused = 0;
+    blobs.put = async (key, source, opts) => {
+      if (key.startsWith('outputs/') && refused === 0) {
+        refused++;
+        throw new Error('the disk is full');
+      }
+      return realPut(key, source, opts);
+    };
+    const { task, runLog } = await startScripted(rt, { steps: 2 });
+    const done = await settled(rt, task.id);
+    assert.equal(done.status, 'finished', JSON.stringify(done.error));
+    assert.equal(refused, 1);
+    assert.equal(runsOf(runLog, task.id), 2, 'sliced once more after the store refused the output, not more');
+    assert.equal(readdirSync(join(rt.config.dataDir, 'blobs', 'outputs')).length, 1, 'one output stored');
+    await rt.close();
+  });
+
   test('after a broken slice, nothing is claimed while the stores do not answer; the waiting task starts as soon as they do', async () => {
     // the outage is the blob store's readiness probe failing (a stand-in for S3 down); the slice breaks once
     const rt = await open({ workers: 2, maxAttempts: 3, retryDelayS: 30 });
@@ -248,17 +269,49 @@ describe('embedded runner', () => {
     assert.equal(runsOf(runLog, task.id), 1, 'sliced once');
   });
 
-  test('a task cancelled after its slice stored the output leaves no output behind', async () => {
+  test('a task cancelled as its slice ends leaves no output and no temporary file behind', async () => {
     const rt = await open();
-    const { task } = await startScripted(rt, { steps: 2, stepMs: 10, afterPutMs: 5000 });
-    const outputs = join(rt.config.dataDir, 'blobs', 'outputs');
-    const stored = () => (existsSync(outputs) ? readdirSync(outputs).length : 0);
-    await waitFor('the output to be stored', async () => stored() > 0);
+    // the fake answers 5 s after its output is made: the cancel comes between the slice and the store
+    const { task } = await startScripted(rt, { steps: 2, stepMs: 10, afterOutputMs: 5000 });
+    const blobs = join(rt.config.dataDir, 'blobs');
+    const entries = (dir: string) => (existsSync(join(blobs, dir)) ? readdirSync(join(blobs, dir)) : []);
+    await waitFor('the slice to reach its end', async () => ((await rt.stores.metadata.getTask(task.id))?.progress ?? 0) >= 0.99);
     await rt.tasks.cancel(task.accountId, task.id);
     const done = await settled(rt, task.id);
     assert.equal(done.status, 'cancelled');
-    await waitFor('the unrecorded output to go', async () => stored() === 0, 5000);
+    await waitFor('the runner to let the task go', async () => rt.runner!.activeCount === 0);
     await rt.close();
+    assert.deepEqual(entries('outputs'), []);
+    assert.deepEqual(entries('tmp'), []);
+  });
+
+  test('a task cancelled while the runner stores its output: the write ends, then the output goes', async () => {
+    const rt = await open();
+    const blobs = rt.stores.blobs;
+    const realPut = blobs.put.bind(blobs);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let storing = false;
+    blobs.put = async (key, source, opts) => {
+      if (key.startsWith('outputs/')) {
+        storing = true;
+        await held;
+      }
+      return realPut(key, source, opts);
+    };
+    const { task, runLog } = await startScripted(rt, { steps: 2, stepMs: 10 });
+    await waitFor('the runner to store the output', async () => storing);
+    await rt.tasks.cancel(task.accountId, task.id);
+    release();
+    const done = await settled(rt, task.id);
+    assert.equal(done.status, 'cancelled');
+    assert.equal(done.output, null);
+    await waitFor('the runner to let the task go', async () => rt.runner!.activeCount === 0);
+    await rt.close();
+    const dir = (d: string) => (existsSync(join(rt.config.dataDir, 'blobs', d)) ? readdirSync(join(rt.config.dataDir, 'blobs', d)) : []);
+    assert.deepEqual(dir('outputs'), [], 'the stored output deleted');
+    assert.deepEqual(dir('tmp'), []);
+    assert.equal(runsOf(runLog, task.id), 1);
   });
 
   test('a task left queued without a job (its job lost after the record was written) is queued again while the runner runs', async () => {

@@ -15,8 +15,8 @@ export interface FakeScript {
   userError?: string;
   /** allocate until the worker's heap limit is hit */
   hog?: boolean;
-  /** wait this long after the output is stored before answering (a cancel can then come after the write) */
-  afterPutMs?: number;
+  /** wait this long after the output is made before answering (a cancel can then come before the runner stores it) */
+  afterOutputMs?: number;
   /** a file the worker thread writes 100 ms after it answered, from a timer (while it waits for its next task) */
   laterMark?: string;
 }
@@ -40,14 +40,14 @@ export default async function fakeSlice(job: SliceJob): Promise<SliceJobResult> 
     await new Promise((r) => setTimeout(r, script.stepMs ?? 10));
     job.progressPort.postMessage({ fraction: (i + 1) / steps, stage: 'fake' });
   }
-  const { size } = await store.put(job.outputBlobKey, Buffer.from(`;FAKE ${job.taskId} run ${runs}\n`));
-  if (script.afterPutMs) await new Promise((r) => setTimeout(r, script.afterPutMs));
+  const output = Buffer.from(`;FAKE ${job.taskId} run ${runs}\n`);
+  if (script.afterOutputMs) await new Promise((r) => setTimeout(r, script.afterOutputMs));
   job.progressPort.close();
   if (script.laterMark) setTimeout(() => writeFileSync(script.laterMark!, 'ran'), 100);
   return {
     ok: true,
     format: 'GCODE',
-    size,
+    output,
     stats: { layerCount: steps, printTimeS: 3725, filamentMm: 1000, filamentG: 2.5, sliceMs: 1 },
     warnings: ['fake warning'],
   };

@@ -9,10 +9,10 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { outputFileName } from '../service/file-rules.js';
 import { newId } from '../service/ids.js';
-import { ACTIVE_STATUSES, isTerminal, type OutputRecord, type TaskRecord } from '../service/model.js';
+import { ACTIVE_STATUSES, isTerminal, type OutputFormat, type OutputRecord, type TaskRecord } from '../service/model.js';
 import type { ClaimedJob, RecoveredJobs } from '../service/ports.js';
 import { formatInfo } from '../engine/output/index.js';
-import type { ProgressMessage, SliceJob, SliceJobResult } from './slice-job.js';
+import type { ProgressMessage, SliceJob, SliceJobResult, SliceJobStats } from './slice-job.js';
 import { storesAnswer } from '../service/readiness.js';
 import { StoreWatch, STORE_PROBE_MS } from './store-watch.js';
 import { TaskTransitions } from './task-transitions.js';
@@ -25,6 +25,15 @@ const WARM_UP_LIMIT_MS = 30_000;
 export type { RunnerDeps, RunnerOptions } from './runner-options.js';
 
 type AbortReason = 'cancelled' | 'timeout' | 'shutdown' | 'lease-lost';
+
+/** A slice whose printer file the runner stored: what its task records. */
+interface StoredSlice {
+  format: OutputFormat;
+  stats: SliceJobStats;
+  warnings: string[];
+  /** the stored file's bytes */
+  size: number;
+}
 
 interface Running {
   taskId: string;
@@ -271,35 +280,47 @@ export class EmbeddedRunner {
     }
     log.info({ taskId: task.id, attempt: job.attempts, file: file.fileName }, 'slicing');
     const outputId = newId();
-    const channel = new MessageChannel();
-    channel.port1.on('message', (m: ProgressMessage) => this.onProgress(entry, m));
-    const sliceJob: SliceJob = {
-      taskId: task.id,
-      kind: task.kind,
-      model: { blobKey: file.blobKey, fileName: file.fileName },
-      request: task.request,
-      outputBlobKey: `outputs/${outputId}`,
-      blobs: this.deps.blobConfig,
-      layerThreads: this.opts.layerThreads ?? 1,
-      layerThreadsIdleMs: this.opts.layerThreadsIdleMs ?? 0,
-      maxToolpathBytes: (this.opts.taskMaxToolpathMb ?? 0) * 2 ** 20,
-      progressPort: channel.port2,
-    };
+    const outputBlobKey = `outputs/${outputId}`;
     const timeout = setTimeout(() => this.abort(task.id, 'timeout'), this.opts.taskTimeoutMs);
     let result: SliceJobResult | null = null;
     let crash: unknown = null;
     try {
-      result = await this.pool!.run(sliceJob, { transferList: [channel.port2], signal: entry.controller.signal });
+      result = await this.runSlice(entry, {
+        taskId: task.id,
+        kind: task.kind,
+        model: { blobKey: file.blobKey, fileName: file.fileName },
+        request: task.request,
+        blobs: this.deps.blobConfig,
+        layerThreads: this.opts.layerThreads ?? 1,
+        layerThreadsIdleMs: this.opts.layerThreadsIdleMs ?? 0,
+        maxToolpathBytes: (this.opts.taskMaxToolpathMb ?? 0) * 2 ** 20,
+      });
     } catch (err) {
       crash = err;
     } finally {
       clearTimeout(timeout);
-      channel.port1.close();
     }
     await entry.persisting;
 
-    if (entry.abortReason) return this.afterAbort(task, entry.abortReason, sliceJob.outputBlobKey);
-    if (result?.ok) return this.afterSuccess(task, primary.fileName, outputId, sliceJob.outputBlobKey, result, entry.controller.signal);
+    let size = 0;
+    if (result?.ok && !entry.abortReason) {
+      // stored here, not by the worker thread, which a cancel ends at once: a cancel now lets the
+      // write end, and afterAbort then deletes the file
+      try {
+        ({ size } = await this.deps.blobs.put(outputBlobKey, result.output));
+      } catch (err) {
+        // the disk or the object store failed: an internal error, tried again like a broken slice
+        crash = err;
+        result = null;
+      }
+    }
+    if (entry.abortReason) return this.afterAbort(task, entry.abortReason, outputBlobKey);
+    if (result?.ok) {
+      const { format, stats, warnings } = result;
+      // the bytes are stored: not held while the result is saved (a database outage can take minutes)
+      result = null;
+      return this.afterSuccess(task, primary.fileName, outputId, outputBlobKey, { format, stats, warnings, size }, entry.controller.signal);
+    }
     if (result && result.userError) {
       await this.transitions.failed(task.id, result.message);
       await queue.complete(task.id, this.owner);
@@ -323,7 +344,7 @@ export class EmbeddedRunner {
       // every queued task was used up within a second.
       this.storeWatch.sliceBroke();
       await this.storeWatch.retryWait(delayMs, entry.controller.signal);
-      if (entry.abortReason) return this.afterAbort(task, entry.abortReason, sliceJob.outputBlobKey);
+      if (entry.abortReason) return this.afterAbort(task, entry.abortReason, outputBlobKey);
       await queue.retry(task.id, this.owner);
     } else {
       log.error({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke on every attempt');
@@ -332,12 +353,29 @@ export class EmbeddedRunner {
     }
   }
 
+  /**
+   * One slice on the pool, with its progress channel: the runner's end listens, the other end goes to
+   * the worker with the task. Both ends are closed however the run ends (an answer, an error, an
+   * abort), the second also when no thread ever took it (a run refused, or aborted while queued).
+   */
+  private async runSlice(entry: Running, job: Omit<SliceJob, 'progressPort'>): Promise<SliceJobResult> {
+    const channel = new MessageChannel();
+    try {
+      channel.port1.on('message', (m: ProgressMessage) => this.onProgress(entry, m));
+      if (!this.pool) throw new Error('the runner is stopped');
+      return await this.pool.run({ ...job, progressPort: channel.port2 }, { transferList: [channel.port2], signal: entry.controller.signal });
+    } finally {
+      channel.port1.close();
+      channel.port2.close();
+    }
+  }
+
   private async afterSuccess(
     task: TaskRecord,
     inputName: string,
     outputId: string,
     blobKey: string,
-    result: Extract<SliceJobResult, { ok: true }>,
+    result: StoredSlice,
     signal: AbortSignal,
   ): Promise<void> {
     const { store, blobs, queue, metrics, log } = this.deps;
@@ -399,8 +437,8 @@ export class EmbeddedRunner {
 
   private async afterAbort(task: TaskRecord, reason: AbortReason, outputBlobKey: string): Promise<void> {
     const { queue, log } = this.deps;
-    // a slice stopped as it wrote its output (a cancel or a delete at 99 %) may have stored it: no
-    // record will ever name it, and this attempt's key is its own
+    // a cancel or a delete that came while the output was stored let the write end: no record will
+    // ever name the file, and this attempt's key is its own
     await deleteUnrecordedBlob(this.deps.blobs, outputBlobKey);
     switch (reason) {
       case 'cancelled':

@@ -10,8 +10,6 @@ export interface SliceJob {
   /** the WS or STL file to slice */
   model: { blobKey: string; fileName: string };
   request: SliceRequest;
-  /** where the worker writes the printer file (atomically) */
-  outputBlobKey: string;
   blobs: BlobStoreConfig;
   /** threads the slice may spread its layers over (1: none besides the worker itself) */
   layerThreads: number;
@@ -37,8 +35,14 @@ export interface SliceJobStats {
   sliceMs: number;
 }
 
+/**
+ * ok: the printer file's bytes, which the runner stores; they come back copied (a structured clone),
+ * not moved (that took piscina into the worker module: docs/architecture.md). The worker stores
+ * nothing itself: a cancel, a delete or a timeout ends the worker thread at once, and one that came
+ * while the thread wrote left its temporary file in blobs/tmp until the process ended.
+ */
 export type SliceJobResult =
-  | { ok: true; format: OutputFormat; size: number; stats: SliceJobStats; warnings: string[] }
+  | { ok: true; format: OutputFormat; output: Uint8Array; stats: SliceJobStats; warnings: string[] }
   /**
    * userError: the input cannot be sliced (bad model, outside the build volume, bad settings):
    * the task fails at once. Otherwise something broke on our side and the task is tried again.

@@ -1,6 +1,7 @@
 // The slicing worker (a piscina worker thread): reads the task's input from the blob store, parses
-// it, resolves the settings, slices with progress posted back, writes the printer file atomically
-// and returns the totals. The engine itself does no I/O; this file is its I/O edge.
+// it, resolves the settings, slices with progress posted back and returns the printer file with its
+// totals; the runner stores the file (slice-job.ts: SliceJobResult). The engine itself does no I/O;
+// this file is its I/O edge, and it only reads.
 import { initGeometry, slice, withReadWarnings } from '../engine/index.js';
 import { parseModel, parseModelParts } from '../engine/mesh/index.js';
 import type { ModelInput } from '../engine/types.js';
@@ -143,12 +144,11 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
       },
     );
     warnings.push(...result.stats.warnings);
-    const { size } = await store.put(job.outputBlobKey, result.output);
     const s = result.stats;
     return {
       ok: true,
       format: result.format,
-      size,
+      output: result.output,
       stats: {
         layerCount: s.layerCount,
         printTimeS: s.printTimeS,
