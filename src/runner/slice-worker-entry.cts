@@ -24,12 +24,23 @@ const workerModule = (): Promise<WorkerModule> =>
     throw err;
   }));
 
-// compiled to exports.default and exports.warmUp with the __esModule mark, which piscina reads as an
-// ES module's exports: the default export for tasks, `warmUp` by name
-export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
+async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
   return (await workerModule()).default(job);
 }
 
-export async function warmUp(): Promise<number> {
+async function runWarmUp(): Promise<number> {
   return (await workerModule()).warmUp();
 }
+
+// The worker module starts loading as the thread starts, and the exports are promises of the
+// handlers, which piscina awaits before it says the thread is ready: a task, and so a cancel that
+// ends the thread, only comes once the ~130 module files are read. A thread ended while Node still
+// read them left those files open until the process ended (about 40 descriptors a time, found by a
+// soak run that cancelled tasks just after their thread was replaced). A failed load is not final:
+// the handlers load it again (workerModule).
+const preload = workerModule().catch(() => null);
+
+// compiled to exports.default and exports.warmUp with the __esModule mark, which piscina reads as an
+// ES module's exports: the default export for tasks, `warmUp` by name
+export default preload.then(() => runSliceJob);
+export const warmUp = preload.then(() => runWarmUp);
