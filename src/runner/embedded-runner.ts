@@ -233,6 +233,12 @@ export class EmbeddedRunner {
           if (this.stopping || !this.pool) break;
           const job = await this.deps.queue.claim(this.owner, this.opts.leaseMs);
           if (!job) break;
+          // a stop begun during the claim (a network round trip in the distributed mode) would not
+          // wait for a slice launched now: the job goes back untouched (the task never started)
+          if (this.stopping || !this.pool) {
+            await this.deps.queue.release(job.taskId, this.owner);
+            break;
+          }
           this.launch(job);
         }
       } while (this.pumpAgain && !this.stopping);
