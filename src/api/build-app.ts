@@ -148,7 +148,9 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
   addOperationIds(app);
   await app.register(opsRoutes, { core });
   await app.register(oauthRoutes, { core });
-  await app.register(v1Api, { prefix: '/v1', core, streams });
+  // an event stream the client closed never finishes, so onResponse never sees it: counted and logged here
+  const streamGone = (req: FastifyRequest, reply: FastifyReply) => countRequest(req, reply, req.routeOptions.url ?? 'unmatched');
+  await app.register(v1Api, { prefix: '/v1', core, streams, streamGone });
   await app.register(v0_3Api, { prefix: '/v0.3', core });
   await app.register(v0_2Api, { prefix: '/v0.2', core });
   await app.register(v0_1Api, { prefix: '/v0.1', core });

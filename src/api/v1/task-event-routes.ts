@@ -1,7 +1,7 @@
 // GET /v1/{ws|stl}/tasks/{taskId}/events: server-sent events. The current task first, then every
 // status and progress change (`event: status` / `event: progress`, the task JSON as data); the
 // stream ends after the task ends. A comment line every 15 s keeps proxies from closing it.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import type { ServiceCore } from '../../service/embedded-runtime.js';
 import { isTerminal, type TaskRecord } from '../../service/model.js';
@@ -11,8 +11,15 @@ import { taskJson } from '../task-json.js';
 const KEEPALIVE_MS = 15_000;
 const STREAM_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
-export async function taskEventRoutes(app: FastifyInstance, opts: { core: ServiceCore; streams: Set<ServerResponse> }): Promise<void> {
-  const { core, streams } = opts;
+export interface EventStreamOptions {
+  /** the open streams, ended when the server closes */
+  streams: Set<ServerResponse>;
+  /** a stream its client closed: the request's count and log line (onResponse only sees finished ones) */
+  streamGone: (req: FastifyRequest, reply: FastifyReply) => void;
+}
+
+export async function taskEventRoutes(app: FastifyInstance, opts: { core: ServiceCore } & EventStreamOptions): Promise<void> {
+  const { core, streams, streamGone } = opts;
   for (const kind of ['ws', 'stl']) {
     app.get<{ Params: { taskId: string } }>(
       `/${kind}/tasks/:taskId/events`,
@@ -62,7 +69,10 @@ export async function taskEventRoutes(app: FastifyInstance, opts: { core: Servic
           streams.delete(res);
           res.end();
         }
-        res.on('close', finish);
+        res.on('close', () => {
+          if (!res.writableFinished) streamGone(req, reply);
+          finish();
+        });
         unsubscribe = core.events.subscribe(first.id, send);
         // read again after subscribing, so a change between the first read and now is not missed
         send((await core.tasks.get(req.accountId, first.id).catch(() => first)) ?? first);
