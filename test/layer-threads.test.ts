@@ -124,3 +124,32 @@ test('threads for one slice: one per 1.3 cores, at least one', async () => {
   assert.deepEqual([1, 2, 3, 4, 8, 16].map(threadsForOneSlice), [1, 1, 2, 3, 6, 12]);
   assert.equal(new (await import('../src/runner/layer-pool.js')).LayerPool(3).executor.threads, 3);
 });
+
+test('a cancelled slice stops its layer threads between layers without ending them; they slice the next one', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  const { SliceCancelled } = await import('../src/engine/index.js');
+  // ended at once, a thread still loading its code left the module files open for good
+  const model = { name: 'slab', mesh: meshOf(box(0, 0, 0, 30, 30, 62)) };
+  const s = defaultSettings();
+  const pool = new LayerPool(2, 5_000);
+  try {
+    const stop = new AbortController();
+    let layersSeen = 0;
+    const counting: LayerExecutor = (batches, onLayer, signal) =>
+      pool.executor(batches, (n) => {
+        layersSeen += n;
+        if (layersSeen >= 8) stop.abort();
+        onLayer(n);
+      }, signal);
+    const t0 = performance.now();
+    await assert.rejects(slice([model], s, { executor: counting, minVerticesForThreads: 0, signal: stop.signal }), SliceCancelled);
+    assert.ok(performance.now() - t0 < 10_000);
+    const ids = pool.threadIds();
+    assert.equal(ids.length, 2, 'the threads were not ended');
+    const next = await slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 });
+    assert.equal(next.stats.layerCount, 310);
+    assert.deepEqual(pool.threadIds(), ids, 'the same threads sliced the next one');
+  } finally {
+    pool.terminate();
+  }
+});

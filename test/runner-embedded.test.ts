@@ -19,9 +19,9 @@ const silent = pino({ level: 'silent' });
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
 
-async function open(over: Partial<ServiceConfig> = {}, dir = tempDir('runner'), withoutRunner = false): Promise<EmbeddedRuntime> {
+async function open(over: Partial<ServiceConfig> = {}, dir = tempDir('runner'), withoutRunner = false, stopGraceMs?: number): Promise<EmbeddedRuntime> {
   if (!dirs.includes(dir)) dirs.push(dir);
-  const rt = EmbeddedRuntime.open(testConfig(dir, { leaseS: 5, ...over }), silent, { workerFile: WORKER, withoutRunner });
+  const rt = EmbeddedRuntime.open(testConfig(dir, { leaseS: 5, ...over }), silent, { workerFile: WORKER, withoutRunner, ...(stopGraceMs ? { stopGraceMs } : {}) });
   await rt.start();
   return rt;
 }
@@ -99,6 +99,37 @@ describe('embedded runner', () => {
     const after = await rt.stores.metadata.getTask(task.id);
     assert.equal(after?.status, 'cancelled');
     assert.equal(after?.output, null);
+    await rt.close();
+  });
+
+  test('a cancelled slice stops when asked and its thread, still warm, takes the next task', async () => {
+    const rt = await open();
+    const threadLog = join(rt.config.dataDir, 'threads.log');
+    const { task } = await startScripted(rt, { steps: 1000, stepMs: 50, threadLog });
+    await waitFor('running', async () => (await rt.stores.metadata.getTask(task.id))?.status === 'running');
+    await rt.tasks.cancel(await account(rt), task.id);
+    const next = await startScripted(rt, { steps: 2, stepMs: 10, threadLog });
+    assert.equal((await settled(rt, next.task.id)).status, 'finished');
+    const threads = readFileSync(threadLog, 'utf8').trim().split('\n');
+    assert.equal(threads.length, 2);
+    assert.equal(threads[1], threads[0], 'the same thread sliced the next task');
+    await rt.close();
+  });
+
+  test('a slicing thread that does not stop when asked is ended after the grace period', async () => {
+    const rt = await open({}, undefined, false, 300);
+    const threadLog = join(rt.config.dataDir, 'threads.log');
+    const { task } = await startScripted(rt, { steps: 1000, stepMs: 50, threadLog, ignoreStop: true });
+    await waitFor('running', async () => (await rt.stores.metadata.getTask(task.id))?.status === 'running');
+    const t0 = Date.now();
+    await rt.tasks.cancel(await account(rt), task.id);
+    await waitFor('the thread to be ended', async () => rt.runner!.activeCount === 0, 5000);
+    assert.ok(Date.now() - t0 >= 250, 'it had its grace period');
+    const next = await startScripted(rt, { steps: 2, stepMs: 10, threadLog });
+    assert.equal((await settled(rt, next.task.id)).status, 'finished');
+    const threads = readFileSync(threadLog, 'utf8').trim().split('\n');
+    assert.notEqual(threads[1], threads[0], 'a new thread sliced the next task');
+    assert.equal((await rt.stores.metadata.getTask(task.id))?.status, 'cancelled');
     await rt.close();
   });
 

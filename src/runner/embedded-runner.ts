@@ -1,6 +1,6 @@
 // The embedded runner: claims queued tasks from the JobQueue and slices them on a piscina pool of
 // worker threads, so the HTTP event loop never blocks. It keeps its leases alive, persists progress,
-// stops a worker the moment its task is cancelled (piscina terminates the thread), retries a task
+// stops a slice when its task is cancelled (the worker is asked, and ended if it does not answer), retries a task
 // whose worker broke (up to maxAttempts), and on start resumes what a previous process left behind.
 import { OutageLog, retryWhileUnavailable } from './outage-log.js';
 import { randomBytes } from 'node:crypto';
@@ -12,7 +12,7 @@ import { newId } from '../service/ids.js';
 import { ACTIVE_STATUSES, isTerminal, type OutputFormat, type OutputRecord, type TaskRecord } from '../service/model.js';
 import type { ClaimedJob, RecoveredJobs } from '../service/ports.js';
 import { formatInfo } from '../engine/output/index.js';
-import type { ProgressMessage, SliceJob, SliceJobResult, SliceJobStats } from './slice-job.js';
+import type { ProgressMessage, SliceJob, SliceJobResult, SliceJobStats, StopRequest } from './slice-job.js';
 import { storesAnswer } from '../service/readiness.js';
 import { StoreWatch, STORE_PROBE_MS } from './store-watch.js';
 import { TaskTransitions } from './task-transitions.js';
@@ -37,7 +37,13 @@ interface StoredSlice {
 
 interface Running {
   taskId: string;
+  /** aborted when the task is to stop: the runner's own waits for it end at once */
   controller: AbortController;
+  /** aborted when the slicing thread is to be ended (piscina terminates it) */
+  kill: AbortController;
+  /** asks the slicing thread to stop (set while a slice runs on the pool) */
+  askToStop: (() => void) | null;
+  killTimer: NodeJS.Timeout | null;
   abortReason: AbortReason | null;
   progress: number;
   persistedProgress: number;
@@ -47,6 +53,8 @@ interface Running {
   done: Promise<void>;
 }
 
+/** How long a slicing thread asked to stop may take before it is ended (the engine checks between layers). */
+const STOP_GRACE_MS = 2_000;
 /** Persist progress when it moved this much (unless set otherwise), or after PERSIST_MS with any move. */
 const PERSIST_STEP = 0.02;
 const PERSIST_MS = 1000;
@@ -253,6 +261,9 @@ export class EmbeddedRunner {
     const entry: Running = {
       taskId: job.taskId,
       controller: new AbortController(),
+      kill: new AbortController(),
+      askToStop: null,
+      killTimer: null,
       abortReason: null,
       progress: 0,
       persistedProgress: 0,
@@ -361,16 +372,21 @@ export class EmbeddedRunner {
 
   /**
    * One slice on the pool, with its progress channel: the runner's end listens, the other end goes to
-   * the worker with the task. Both ends are closed however the run ends (an answer, an error, an
-   * abort), the second also when no thread ever took it (a run refused, or aborted while queued).
+   * the worker with the task, and a stop is asked for on it (abort). Both ends are closed however the
+   * run ends (an answer, an error, an abort), the second also when no thread ever took it (a run
+   * refused, or aborted while queued).
    */
   private async runSlice(entry: Running, job: Omit<SliceJob, 'progressPort'>): Promise<SliceJobResult> {
     const channel = new MessageChannel();
     try {
       channel.port1.on('message', (m: ProgressMessage) => this.onProgress(entry, m));
       if (!this.pool) throw new Error('the runner is stopped');
-      return await this.pool.run({ ...job, progressPort: channel.port2 }, { transferList: [channel.port2], signal: entry.controller.signal });
+      const stop: StopRequest = { stop: true };
+      entry.askToStop = () => channel.port1.postMessage(stop);
+      return await this.pool.run({ ...job, progressPort: channel.port2 }, { transferList: [channel.port2], signal: entry.kill.signal });
     } finally {
+      entry.askToStop = null;
+      if (entry.killTimer) clearTimeout(entry.killTimer);
       channel.port1.close();
       channel.port2.close();
     }
@@ -479,12 +495,25 @@ export class EmbeddedRunner {
       .catch((err) => this.outage.failed(err, 'saving progress failed', { taskId: entry.taskId }));
   }
 
-  /** stops the worker of a running task (no-op when this runner does not run it) */
+  /**
+   * Stops the slice of a running task (no-op when this runner does not run it). The slicing thread is
+   * asked first and stops where the slice next yields, closing what it opened and staying warm for
+   * the next task; one that has not answered within stopGraceMs is ended (piscina terminates it).
+   * Ended at once, a thread reading a file or loading code left those descriptors open for good.
+   */
   abort(taskId: string, reason: AbortReason): void {
     const entry = this.running.get(taskId);
     if (!entry || entry.abortReason) return;
     entry.abortReason = reason;
     entry.controller.abort(new Error(reason));
+    const end = () => entry.kill.abort(new Error(reason));
+    if (!entry.askToStop) return end();
+    entry.askToStop();
+    const graceMs = this.opts.stopGraceMs ?? STOP_GRACE_MS;
+    entry.killTimer = setTimeout(() => {
+      this.deps.log.warn({ taskId, reason, graceMs }, 'the slicing thread did not stop when asked; it is ended');
+      end();
+    }, graceMs);
   }
 
   private async heartbeat(): Promise<void> {

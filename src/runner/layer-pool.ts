@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { SliceCancelled, SliceError, type EncodedBatchResult, type LayerBatch, type LayerExecutor, type LayerProgress } from '../engine/index.js';
-import type { LayerWorkerReply } from './layer-worker.js';
+import type { LayerWorkerReply, LayerWorkerRequest } from './layer-worker.js';
 
 function shared<T extends Float64Array | Uint32Array>(a: T): T {
   const sab = new SharedArrayBuffer(a.byteLength);
@@ -97,8 +97,11 @@ export class LayerPool {
     const queue = batches.map((b) => ({ ...b, models: b.models.map((m, i) => ({ ...m, ...meshes[i] })) }));
     const results: EncodedBatchResult[] = [];
     const threads = Math.min(this.size, queue.length);
+    // set on a cancel: each thread stops its batch within a few layers and stays for the next slice
+    const stop = new Int32Array(new SharedArrayBuffer(4));
     return new Promise((resolve, reject) => {
       let failed = false;
+      let cancelled = false;
       let running = 0;
       const fail = (err: Error) => {
         if (failed) return;
@@ -107,7 +110,15 @@ export class LayerPool {
         this.terminate();
         reject(err);
       };
-      const onAbort = () => fail(new SliceCancelled());
+      // Not ended: a thread ended while it still loaded its code left the module files open for good
+      // (a cancel soon after a slice started its threads)
+      const onAbort = () => {
+        if (failed) return;
+        failed = cancelled = true;
+        Atomics.store(stop, 0, 1);
+        if (running === 0) this.idle();
+        reject(new SliceCancelled());
+      };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       const feed = (i: number) => {
@@ -126,12 +137,14 @@ export class LayerPool {
         const onMessage = (r: LayerWorkerReply) => {
           if (r.id !== id) return;
           if (r.type === 'layer') {
-            onLayer(r.count);
+            if (!failed) onLayer(r.count);
             return;
           }
           w.off('message', onMessage);
           w.off('error', onError);
           running--;
+          // a cancelled slice's last batches are back (stopped or done): the threads wait for the next
+          if (cancelled) return void (running === 0 && this.idle());
           if (r.type === 'error') return fail(rebuildError(r));
           results.push(r.result);
           this.memory[i] = r.memoryBytes;
@@ -145,7 +158,7 @@ export class LayerPool {
         const onError = (err: Error) => fail(err);
         w.on('message', onMessage);
         w.once('error', onError);
-        w.postMessage({ id, batch });
+        w.postMessage({ id, batch, stop } satisfies LayerWorkerRequest);
       };
       for (let i = 0; i < threads; i++) feed(i);
     });

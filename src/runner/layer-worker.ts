@@ -7,7 +7,8 @@ import { geometryMemoryBytes, initGeometry, runLayerBatchEncoded, type LayerBatc
 const port = parentPort;
 if (!port) throw new Error('layer-worker.js runs as a worker thread');
 
-export type LayerWorkerRequest = { id: number; batch: LayerBatch };
+/** stop: 1 in its first element when the slice is cancelled (shared memory, read between layers) */
+export type LayerWorkerRequest = { id: number; batch: LayerBatch; stop: Int32Array };
 export type LayerWorkerReply =
   /** count: layers done since the last report (a fraction: a layer's walls, fill and plan each count a part) */
   | { id: number; type: 'layer'; count: number }
@@ -15,9 +16,11 @@ export type LayerWorkerReply =
   | { id: number; type: 'done'; result: ReturnType<typeof runLayerBatchEncoded>; memoryBytes: number }
   | { id: number; type: 'error'; name: string; message: string; code?: string };
 
-port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
+port.on('message', async ({ id, batch, stop }: LayerWorkerRequest) => {
   try {
     await initGeometry();
+    // the engine looks at `aborted` between layers; the flag is set by the pool on another thread
+    const signal = { get aborted() { return Atomics.load(stop, 0) === 1; } } as AbortSignal;
     let pending = 0;
     const result = runLayerBatchEncoded(batch, (layers) => {
       // report in small groups: a message per layer would cost more than it tells
@@ -25,7 +28,7 @@ port.on('message', async ({ id, batch }: LayerWorkerRequest) => {
         port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
         pending = 0;
       }
-    });
+    }, signal);
     if (pending > 0) port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
     const transfer = result.encoded.flatMap(({ ints, floats, layers }) => [ints.buffer as ArrayBuffer, floats.buffer as ArrayBuffer, layers.buffer as ArrayBuffer]);
     const memoryBytes = getHeapStatistics().total_heap_size + geometryMemoryBytes();

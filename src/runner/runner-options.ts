@@ -15,6 +15,8 @@ export interface RunnerOptions {
    */
   retryDelayMs?: number;
   taskTimeoutMs: number;
+  /** how long a slicing thread asked to stop may take before it is ended, ms (default 2000) */
+  stopGraceMs?: number;
   /** worker heap limit, MiB; 0 = Node's default */
   workerMaxMemoryMb: number;
   /** the most memory one slice's toolpath may take, MiB (SliceOptions.maxToolpathBytes); 0 or absent = no limit */

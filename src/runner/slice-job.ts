@@ -17,13 +17,22 @@ export interface SliceJob {
   layerThreadsIdleMs: number;
   /** the most bytes the slice's toolpath may take (SliceOptions.maxToolpathBytes); 0 = no limit */
   maxToolpathBytes: number;
-  /** receives ProgressMessage posts */
+  /** receives ProgressMessage posts; brings the runner's StopRequest */
   progressPort: MessagePort;
 }
 
 export interface ProgressMessage {
   fraction: number;
   stage: string;
+}
+
+/** The runner's request, on the progress port, that the slice stop (a cancel, delete, timeout or shutdown). */
+export interface StopRequest {
+  stop: true;
+}
+
+export function isStopRequest(m: unknown): m is StopRequest {
+  return typeof m === 'object' && m !== null && (m as { stop?: unknown }).stop === true;
 }
 
 export interface SliceJobStats {
@@ -38,8 +47,8 @@ export interface SliceJobStats {
 /**
  * ok: the printer file's bytes, which the runner stores; they come back copied (a structured clone),
  * not moved (that took piscina into the worker module: docs/architecture.md). The worker stores
- * nothing itself: a cancel, a delete or a timeout ends the worker thread at once, and one that came
- * while the thread wrote left its temporary file in blobs/tmp until the process ended.
+ * nothing itself: a thread that does not stop when asked is ended, and one ended while it wrote left
+ * its temporary file in blobs/tmp until the process ended.
  */
 export type SliceJobResult =
   | { ok: true; format: OutputFormat; output: Uint8Array; stats: SliceJobStats; warnings: string[] }

@@ -4,7 +4,7 @@
 // this file is its I/O edge, and it only reads.
 import { initGeometry, slice, withReadWarnings } from '../engine/index.js';
 import { parseModel, parseModelParts } from '../engine/mesh/index.js';
-import type { ModelInput } from '../engine/types.js';
+import { throwIfAborted, type ModelInput } from '../engine/types.js';
 import { resolveSettings } from '../profiles/index.js';
 import { loadWorkspace } from '../service/workspace/load-workspace.js';
 import { checkModelsOnBed } from '../service/workspace/on-bed.js';
@@ -13,7 +13,7 @@ import { openBlobStore } from '../store/blob-store-factory.js';
 import { BlobNotFoundError, type BlobStore } from '../service/ports.js';
 import { LayerPool } from './layer-pool.js';
 import { warmUpSlices } from './warm-up.js';
-import { USER_ERROR_NAMES, type ProgressMessage, type SliceJob, type SliceJobResult } from './slice-job.js';
+import { USER_ERROR_NAMES, isStopRequest, type ProgressMessage, type SliceJob, type SliceJobResult } from './slice-job.js';
 
 const stores = new Map<string, BlobStore>();
 /** this worker's layer threads (they start on first use, and stay for a while after: layer-pool.ts) */
@@ -89,6 +89,13 @@ export async function warmUp(): Promise<number> {
 
 export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
   const t0 = performance.now();
+  // a cancel, timeout or stop is asked for on the progress port and acted on where the slice next
+  // yields: the thread stays (warm) and closes what it opened; the runner ends it only if it does not
+  // answer in time (RunnerOptions.stopGraceMs)
+  const stop = new AbortController();
+  job.progressPort.on('message', (m: unknown) => {
+    if (isStopRequest(m)) stop.abort();
+  });
   try {
     await initGeometry();
     const store = storeFor(job);
@@ -97,6 +104,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     post(0, 'reading input');
     const warnings: string[] = [];
     const bytes = await readInput(store, job.model.blobKey, `input file '${job.model.fileName}'`);
+    throwIfAborted(stop.signal);
     let models: ModelInput[];
     let placed: WorkspaceModel[] = [];
     if (job.kind === 'ws') {
@@ -121,6 +129,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     const xml = job.request.xmlBlobKey
       ? Buffer.from(await readInput(store, job.request.xmlBlobKey, 'the XML configuration')).toString('utf8')
       : undefined;
+    throwIfAborted(stop.signal);
     const resolved = resolveSettings({
       printer: job.request.printer,
       filament: job.request.filament,
@@ -136,6 +145,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     const pool = layerPoolFor(job.layerThreads, job.layerThreadsIdleMs);
     const result = await slice(models, resolved.settings, {
       onProgress: post,
+      signal: stop.signal,
       ...(pool ? { executor: pool.executor } : {}),
       ...(job.maxToolpathBytes > 0 ? { maxToolpathBytes: job.maxToolpathBytes } : {}),
     }).catch(

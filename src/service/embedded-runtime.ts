@@ -42,6 +42,8 @@ export interface EmbeddedRuntimeOptions {
   warmUpLimitMs?: number;
   /** how often the runner looks for active tasks without a job (tests; default the runner's own) */
   adoptEveryMs?: number;
+  /** how long a slicing thread asked to stop may take before it is ended (tests; default the runner's own) */
+  stopGraceMs?: number;
 }
 
 export class EmbeddedRuntime implements ServiceCore {
@@ -86,6 +88,7 @@ export class EmbeddedRuntime implements ServiceCore {
             ...(opts.workerFile ? { workerFile: opts.workerFile } : {}),
             ...(opts.warmUpLimitMs ? { warmUpLimitMs: opts.warmUpLimitMs } : {}),
             ...(opts.adoptEveryMs ? { adoptEveryMs: opts.adoptEveryMs } : {}),
+            ...(opts.stopGraceMs ? { stopGraceMs: opts.stopGraceMs } : {}),
           }),
         );
     const runner = this.runner;
