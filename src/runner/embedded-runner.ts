@@ -5,26 +5,23 @@
 import { OutageLog, retryWhileUnavailable } from './outage-log.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { outputFileName } from '../service/file-rules.js';
 import { newId } from '../service/ids.js';
 import { ACTIVE_STATUSES, isTerminal, type OutputFormat, type OutputRecord, type TaskRecord } from '../service/model.js';
 import type { ClaimedJob, RecoveredJobs } from '../service/ports.js';
 import { formatInfo } from '../engine/output/index.js';
-import type { ProgressMessage, SliceJob, SliceJobResult, SliceJobStats, StopRequest } from './slice-job.js';
+import type { ProgressMessage, SliceJob, SliceJobResult, SliceJobStats } from './slice-job.js';
+import { warmUpPool, WARM_UP_LIMIT_MS } from './pool-warm-up.js';
+import { RunningSlice, STOP_GRACE_MS, type AbortReason } from './running-slice.js';
 import { storesAnswer } from '../service/readiness.js';
 import { StoreWatch, STORE_PROBE_MS } from './store-watch.js';
 import { TaskTransitions } from './task-transitions.js';
 import { deleteUnrecordedBlob } from '../service/blob-cleanup.js';
 import type { RunnerDeps, RunnerOptions } from './runner-options.js';
 
-/** The warm-up takes about 0.5 s; far past that, something is wrong and the service starts without it. */
-const WARM_UP_LIMIT_MS = 30_000;
 
 export type { RunnerDeps, RunnerOptions } from './runner-options.js';
-
-type AbortReason = 'cancelled' | 'timeout' | 'shutdown' | 'lease-lost';
 
 /** A slice whose printer file the runner stored: what its task records. */
 interface StoredSlice {
@@ -35,26 +32,6 @@ interface StoredSlice {
   size: number;
 }
 
-interface Running {
-  taskId: string;
-  /** aborted when the task is to stop: the runner's own waits for it end at once */
-  controller: AbortController;
-  /** aborted when the slicing thread is to be ended (piscina terminates it) */
-  kill: AbortController;
-  /** asks the slicing thread to stop (set while a slice runs on the pool) */
-  askToStop: (() => void) | null;
-  killTimer: NodeJS.Timeout | null;
-  abortReason: AbortReason | null;
-  progress: number;
-  persistedProgress: number;
-  persistedAt: number;
-  /** progress writes in order, one at a time */
-  persisting: Promise<unknown>;
-  done: Promise<void>;
-}
-
-/** How long a slicing thread asked to stop may take before it is ended (the engine checks between layers). */
-const STOP_GRACE_MS = 2_000;
 /** Persist progress when it moved this much (unless set otherwise), or after PERSIST_MS with any move. */
 const PERSIST_STEP = 0.02;
 const PERSIST_MS = 1000;
@@ -70,7 +47,7 @@ export class EmbeddedRunner {
   /** names this runner in leases: host and pid say which process holds a task */
   readonly owner = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   private pool: Piscina<SliceJob, SliceJobResult> | null = null;
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, RunningSlice>();
   private readonly transitions: TaskTransitions;
   private stopping = false;
   private pumping = false;
@@ -118,7 +95,7 @@ export class EmbeddedRunner {
     // the pool's 'error' event; unheard, that event would end the whole service. Tasks start their
     // own workers as they need them, so logging it is all there is to do.
     this.pool.on('error', (err: unknown) => this.deps.log.error({ err }, 'a slicing worker thread failed to start'));
-    if (this.opts.warmUp) await this.warmUp();
+    if (this.opts.warmUp) await warmUpPool(this.pool, this.opts.workers, this.opts.warmUpLimitMs ?? WARM_UP_LIMIT_MS, this.deps.log);
     // whatever a previous process was slicing runs again
     if (queue.recoverAbandoned) await this.applyRecovery(await queue.recoverAbandoned(this.owner, this.opts.maxAttempts));
     // tasks that are active without a job (a crash between the two writes) get one
@@ -166,32 +143,6 @@ export class EmbeddedRunner {
     }
     if (adopted) this.notify();
     return adopted;
-  }
-
-  /**
-   * Warms every worker before any task is claimed: one warm-up job per worker, all at once (a
-   * worker runs one job at a time, so each takes one). A failure, or a warm-up still running after
-   * WARM_UP_LIMIT_MS (its thread is then replaced), is logged and the runner starts anyway: the
-   * warm-up only saves time, and must never keep the service from starting.
-   */
-  private async warmUp(): Promise<void> {
-    const t0 = performance.now();
-    // the worker module's other export: no input, the ms it took back
-    const pool = this.pool as unknown as Piscina<null, number>;
-    // a timer of our own, not AbortSignal.timeout: Node 20 puts those signals in a FinalizationRegistry,
-    // and a cleanup of such a registry still pending as the process ends is what spun Node 20.10 at
-    // exit (cli/serve.ts); the service makes none it can do without
-    const limitMs = this.opts.warmUpLimitMs ?? WARM_UP_LIMIT_MS;
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error(`the warm-up took more than ${limitMs} ms`)), limitMs);
-    try {
-      await Promise.all(Array.from({ length: this.opts.workers }, () => pool.run(null, { name: 'warmUp', signal: abort.signal })));
-      this.deps.log.info({ workers: this.opts.workers, ms: Math.round(performance.now() - t0) }, 'slicing workers warmed up');
-    } catch (err) {
-      this.deps.log.warn({ err }, 'the warm-up slice failed; the first tasks run cold');
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   private every(ms: number, fn: () => Promise<void>): NodeJS.Timeout {
@@ -258,19 +209,7 @@ export class EmbeddedRunner {
   }
 
   private launch(job: ClaimedJob): void {
-    const entry: Running = {
-      taskId: job.taskId,
-      controller: new AbortController(),
-      kill: new AbortController(),
-      askToStop: null,
-      killTimer: null,
-      abortReason: null,
-      progress: 0,
-      persistedProgress: 0,
-      persistedAt: 0,
-      persisting: Promise.resolve(),
-      done: Promise.resolve(),
-    };
+    const entry = new RunningSlice(job.taskId);
     this.running.set(job.taskId, entry);
     entry.done = this.execute(entry, job)
       .catch((err) => this.deps.log.error({ err, taskId: job.taskId }, 'runner failed on a task'))
@@ -280,7 +219,7 @@ export class EmbeddedRunner {
       });
   }
 
-  private async execute(entry: Running, job: ClaimedJob): Promise<void> {
+  private async execute(entry: RunningSlice, job: ClaimedJob): Promise<void> {
     const { store, queue, log } = this.deps;
     const task = await store.getTask(job.taskId);
     if (!task || isTerminal(task.status) || !(await this.transitions.started(task.id))) {
@@ -302,7 +241,7 @@ export class EmbeddedRunner {
     let result: SliceJobResult | null = null;
     let crash: unknown = null;
     try {
-      result = await this.runSlice(entry, {
+      result = await entry.run(this.pool, {
         taskId: task.id,
         kind: task.kind,
         model: { blobKey: file.blobKey, fileName: file.fileName },
@@ -311,7 +250,7 @@ export class EmbeddedRunner {
         layerThreads: this.opts.layerThreads ?? 1,
         layerThreadsIdleMs: this.opts.layerThreadsIdleMs ?? 0,
         maxToolpathBytes: (this.opts.taskMaxToolpathMb ?? 0) * 2 ** 20,
-      });
+      }, (m) => this.onProgress(entry, m));
     } catch (err) {
       crash = err;
     } finally {
@@ -367,28 +306,6 @@ export class EmbeddedRunner {
       log.error({ taskId: task.id, attempt: job.attempts, detail }, 'slicing broke on every attempt');
       await this.transitions.failed(task.id, `slicing failed ${job.attempts} times on an internal error; try again later`);
       await queue.complete(task.id, this.owner);
-    }
-  }
-
-  /**
-   * One slice on the pool, with its progress channel: the runner's end listens, the other end goes to
-   * the worker with the task, and a stop is asked for on it (abort). Both ends are closed however the
-   * run ends (an answer, an error, an abort), the second also when no thread ever took it (a run
-   * refused, or aborted while queued).
-   */
-  private async runSlice(entry: Running, job: Omit<SliceJob, 'progressPort'>): Promise<SliceJobResult> {
-    const channel = new MessageChannel();
-    try {
-      channel.port1.on('message', (m: ProgressMessage) => this.onProgress(entry, m));
-      if (!this.pool) throw new Error('the runner is stopped');
-      const stop: StopRequest = { stop: true };
-      entry.askToStop = () => channel.port1.postMessage(stop);
-      return await this.pool.run({ ...job, progressPort: channel.port2 }, { transferList: [channel.port2], signal: entry.kill.signal });
-    } finally {
-      entry.askToStop = null;
-      if (entry.killTimer) clearTimeout(entry.killTimer);
-      channel.port1.close();
-      channel.port2.close();
     }
   }
 
@@ -481,7 +398,7 @@ export class EmbeddedRunner {
     }
   }
 
-  private onProgress(entry: Running, m: ProgressMessage): void {
+  private onProgress(entry: RunningSlice, m: ProgressMessage): void {
     // while running, progress stays inside (0, 1): 1 means finished
     const p = Math.min(0.99, Math.max(0.01, Math.round(m.fraction * 1000) / 1000));
     if (p <= entry.progress || entry.abortReason) return;
@@ -495,25 +412,12 @@ export class EmbeddedRunner {
       .catch((err) => this.outage.failed(err, 'saving progress failed', { taskId: entry.taskId }));
   }
 
-  /**
-   * Stops the slice of a running task (no-op when this runner does not run it). The slicing thread is
-   * asked first and stops where the slice next yields, closing what it opened and staying warm for
-   * the next task; one that has not answered within stopGraceMs is ended (piscina terminates it).
-   * Ended at once, a thread reading a file or loading code left those descriptors open for good.
-   */
+  /** Stops the slice of a running task (no-op when this runner does not run it): RunningSlice.stop. */
   abort(taskId: string, reason: AbortReason): void {
-    const entry = this.running.get(taskId);
-    if (!entry || entry.abortReason) return;
-    entry.abortReason = reason;
-    entry.controller.abort(new Error(reason));
-    const end = () => entry.kill.abort(new Error(reason));
-    if (!entry.askToStop) return end();
-    entry.askToStop();
     const graceMs = this.opts.stopGraceMs ?? STOP_GRACE_MS;
-    entry.killTimer = setTimeout(() => {
-      this.deps.log.warn({ taskId, reason, graceMs }, 'the slicing thread did not stop when asked; it is ended');
-      end();
-    }, graceMs);
+    this.running.get(taskId)?.stop(reason, graceMs, () =>
+      this.deps.log.warn({ taskId, reason, graceMs }, 'the slicing thread did not stop when asked; it is ended'),
+    );
   }
 
   private async heartbeat(): Promise<void> {
