@@ -153,3 +153,34 @@ test('a cancelled slice stops its layer threads between layers without ending th
     pool.terminate();
   }
 });
+
+for (const keepIdleMs of [0, 60]) {
+  test(`a slice started right after a cancel is not cut off when the cancelled batches come back (keepIdleMs ${keepIdleMs})`, async () => {
+    // the cancelled run's last batch used to idle the threads in the middle of the next run: ended at
+    // once (keepIdleMs 0) or by a stale timer, and the next slice never settled (found by the diff review)
+    const { LayerPool } = await import('../src/runner/layer-pool.js');
+    const { SliceCancelled } = await import('../src/engine/index.js');
+    const model = { name: 'slab', mesh: meshOf(box(0, 0, 0, 30, 30, 62)) };
+    const s = defaultSettings();
+    const pool = new LayerPool(2, keepIdleMs);
+    try {
+      if (keepIdleMs > 0) await slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 });
+      const stop = new AbortController();
+      let layersSeen = 0;
+      const counting: LayerExecutor = (batches, onLayer, signal) =>
+        pool.executor(batches, (n) => {
+          layersSeen += n;
+          if (layersSeen >= 8) stop.abort();
+          onLayer(n);
+        }, signal);
+      await assert.rejects(slice([model], s, { executor: counting, minVerticesForThreads: 0, signal: stop.signal }), SliceCancelled);
+      let timer: NodeJS.Timeout | undefined;
+      const next = slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 }).then((r) => r.stats.layerCount);
+      const hung = new Promise((r) => (timer = setTimeout(() => r('no answer in 15 s'), 15_000)));
+      assert.equal(await Promise.race([next, hung]), 310);
+      clearTimeout(timer);
+    } finally {
+      pool.terminate();
+    }
+  });
+}

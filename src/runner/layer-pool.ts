@@ -40,11 +40,13 @@ export function threadsForOneSlice(cores = availableParallelism()): number {
 }
 
 export class LayerPool {
-  private workers: Worker[] = [];
+  private workers: Array<Worker | undefined> = [];
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | null = null;
   /** what each thread said it held after its last batch, bytes */
   private memory: number[] = [];
+  /** the latest run: a cancelled run whose batches come back late must not idle a newer run's threads */
+  private generation = 0;
 
   /**
    * `keepIdleMs`: how long the threads stay after a slice, for the next one. 0 (the default) ends
@@ -67,16 +69,17 @@ export class LayerPool {
 
   /** the ids of the threads running now (kept idle ones included) */
   threadIds(): number[] {
-    return this.workers.filter(Boolean).map((w) => w.threadId);
+    return this.workers.flatMap((w) => (w ? [w.threadId] : []));
   }
 
   private worker(i: number): Worker {
-    if (!this.workers[i]) {
-      const w = new Worker(new URL('./layer-worker.js', import.meta.url));
+    let w = this.workers[i];
+    if (!w) {
+      w = new Worker(new URL('./layer-worker.js', import.meta.url));
       w.unref();
       this.workers[i] = w;
     }
-    return this.workers[i];
+    return w;
   }
 
   /** The engine's LayerExecutor: batches go to whichever thread is free. */
@@ -91,6 +94,7 @@ export class LayerPool {
     if (batches.length === 0) return Promise.resolve([]);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
+    const gen = ++this.generation;
     // the meshes go to shared memory once; the rest of a model (modifier role, density field, the
     // batch's share of the triangles) is small and goes as it is
     const meshes = batches[0].models.map((m) => ({ positions: shared(m.positions), indices: shared(m.indices) }));
@@ -116,8 +120,12 @@ export class LayerPool {
         if (failed) return;
         failed = cancelled = true;
         Atomics.store(stop, 0, 1);
-        if (running === 0) this.idle();
+        settleCancelled();
         reject(new SliceCancelled());
+      };
+      // once a cancelled run's batches are all back, its threads wait for the next run (unless one began)
+      const settleCancelled = () => {
+        if (running === 0 && gen === this.generation) this.idle();
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -143,11 +151,10 @@ export class LayerPool {
           w.off('message', onMessage);
           w.off('error', onError);
           running--;
-          // a cancelled slice's last batches are back (stopped or done): the threads wait for the next
-          if (cancelled) return void (running === 0 && this.idle());
+          this.memory[i] = r.memoryBytes;
+          if (cancelled) return settleCancelled();
           if (r.type === 'error') return fail(rebuildError(r));
           results.push(r.result);
-          this.memory[i] = r.memoryBytes;
           try {
             onResult?.(r.result);
           } catch (err) {
@@ -155,7 +162,16 @@ export class LayerPool {
           }
           if (!failed) feed(i);
         };
-        const onError = (err: Error) => fail(err);
+        const onError = (err: Error) => {
+          if (!cancelled) return fail(err);
+          // a thread that broke on a cancelled batch: dropped, so that no later run posts to it
+          w.off('message', onMessage);
+          void w.terminate();
+          if (this.workers[i] === w) this.workers[i] = undefined;
+          this.memory[i] = 0;
+          running--;
+          settleCancelled();
+        };
         w.on('message', onMessage);
         w.once('error', onError);
         w.postMessage({ id, batch, stop } satisfies LayerWorkerRequest);
@@ -175,6 +191,7 @@ export class LayerPool {
    */
   private idle(): void {
     if (this.keepIdleMs <= 0 || this.heldBytes() > this.keepAtMostBytes) return this.terminate();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => this.terminate(), this.keepIdleMs);
     this.idleTimer.unref();
   }

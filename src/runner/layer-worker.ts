@@ -14,7 +14,7 @@ export type LayerWorkerReply =
   | { id: number; type: 'layer'; count: number }
   /** memoryBytes: what this thread holds now (its JavaScript heap and the geometry module's WASM memory) */
   | { id: number; type: 'done'; result: ReturnType<typeof runLayerBatchEncoded>; memoryBytes: number }
-  | { id: number; type: 'error'; name: string; message: string; code?: string };
+  | { id: number; type: 'error'; name: string; message: string; code?: string; memoryBytes: number };
 
 port.on('message', async ({ id, batch, stop }: LayerWorkerRequest) => {
   try {
@@ -31,10 +31,14 @@ port.on('message', async ({ id, batch, stop }: LayerWorkerRequest) => {
     }, signal);
     if (pending > 0) port.postMessage({ id, type: 'layer', count: pending } satisfies LayerWorkerReply);
     const transfer = result.encoded.flatMap(({ ints, floats, layers }) => [ints.buffer as ArrayBuffer, floats.buffer as ArrayBuffer, layers.buffer as ArrayBuffer]);
-    const memoryBytes = getHeapStatistics().total_heap_size + geometryMemoryBytes();
-    port.postMessage({ id, type: 'done', result, memoryBytes } satisfies LayerWorkerReply, transfer);
+    port.postMessage({ id, type: 'done', result, memoryBytes: heldBytes() } satisfies LayerWorkerReply, transfer);
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
-    port.postMessage({ id, type: 'error', name: e.name, message: e.message, code: (e as { code?: string }).code } satisfies LayerWorkerReply);
+    port.postMessage({ id, type: 'error', name: e.name, message: e.message, code: (e as { code?: string }).code, memoryBytes: heldBytes() } satisfies LayerWorkerReply);
   }
 });
+
+/** what this thread holds now: its JavaScript heap and the geometry module's WASM memory (which never shrinks) */
+function heldBytes(): number {
+  return getHeapStatistics().total_heap_size + geometryMemoryBytes();
+}
