@@ -133,6 +133,16 @@ describe('embedded runner', () => {
     await rt.close();
   });
 
+  test('at a shutdown a slice past the grace period is ended at once, not asked first', async () => {
+    // the pool's threads end right after anyway: asking would only hold the stop up by stopGraceMs
+    const rt = await open({}, undefined, false, 20_000);
+    const { task } = await startScripted(rt, { steps: 1000, stepMs: 50, ignoreStop: true });
+    await waitFor('running', async () => (await rt.stores.metadata.getTask(task.id))?.status === 'running');
+    const t0 = Date.now();
+    await rt.close(0);
+    assert.ok(Date.now() - t0 < 10_000, `stopped after ${Date.now() - t0} ms`);
+  });
+
   test('a slicing thread waiting for its next task still runs its timers (it waits on its event loop, where a stop is acted on)', async () => {
     // blocked in Atomics.wait instead (piscina's default), a thread that ran on after it was told to
     // end never ended, and kept the process alive; its timers (the layer threads' idle end) never ran

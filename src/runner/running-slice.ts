@@ -36,7 +36,7 @@ export class RunningSlice {
    */
   async run(
     pool: Piscina<SliceJob, SliceJobResult> | null,
-    job: Omit<SliceJob, 'progressPort'>,
+    job: Omit<SliceJob, 'progressPort' | 'stopFlag'>,
     onProgress: (m: ProgressMessage) => void,
   ): Promise<SliceJobResult> {
     const channel = new MessageChannel();
@@ -44,8 +44,12 @@ export class RunningSlice {
       channel.port1.on('message', onProgress);
       if (!pool) throw new Error('the runner is stopped');
       const stop: StopRequest = { stop: true };
-      this.askToStop = () => channel.port1.postMessage(stop);
-      return await pool.run({ ...job, progressPort: channel.port2 }, { transferList: [channel.port2], signal: this.kill.signal });
+      const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+      this.askToStop = () => {
+        Atomics.store(stopFlag, 0, 1);
+        channel.port1.postMessage(stop);
+      };
+      return await pool.run({ ...job, progressPort: channel.port2, stopFlag }, { transferList: [channel.port2], signal: this.kill.signal });
     } finally {
       this.askToStop = null;
       if (this.killTimer) clearTimeout(this.killTimer);
@@ -65,7 +69,8 @@ export class RunningSlice {
     this.abortReason = reason;
     this.controller.abort(new Error(reason));
     const end = () => this.kill.abort(new Error(reason));
-    if (!this.askToStop) {
+    // at a shutdown the pool's threads end right after the grace anyway: asking would only delay it
+    if (!this.askToStop || reason === 'shutdown') {
       end();
       return true;
     }

@@ -19,6 +19,11 @@ export interface SliceJob {
   maxToolpathBytes: number;
   /** receives ProgressMessage posts; brings the runner's StopRequest */
   progressPort: MessagePort;
+  /**
+   * 1 in its first element once the runner asks the slice to stop (shared memory): read by code
+   * that does not yield, where the StopRequest message cannot arrive (the support pass)
+   */
+  stopFlag: Int32Array;
 }
 
 export interface ProgressMessage {

@@ -54,6 +54,26 @@ async function readInput(store: BlobStore, key: string, what: string): Promise<U
   }
 }
 
+/**
+ * The slice's stop signal: aborted by the runner's StopRequest message, which arrives only where the
+ * slice yields, and `aborted` also as soon as the shared stop flag is set, which code that does not
+ * yield reads in its own checks (the support pass). Listeners (the layer pool's) hear the message.
+ */
+export function stopSignalFor(job: Pick<SliceJob, 'progressPort' | 'stopFlag'>): AbortSignal {
+  const stop = new AbortController();
+  job.progressPort.on('message', (m: unknown) => {
+    if (isStopRequest(m)) stop.abort();
+  });
+  const signal = stop.signal;
+  return new Proxy(signal, {
+    get(target, key) {
+      if (key === 'aborted') return target.aborted || Atomics.load(job.stopFlag, 0) === 1;
+      const v = Reflect.get(target, key, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
 /** Posts progress at most every 100 ms or 1 %, and on every stage change. */
 function progressPoster(job: SliceJob): (fraction: number, stage: string) => void {
   let lastFraction = -1;
@@ -92,10 +112,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
   // a cancel, timeout or stop is asked for on the progress port and acted on where the slice next
   // yields: the thread stays (warm) and closes what it opened; the runner ends it only if it does not
   // answer in time (RunnerOptions.stopGraceMs)
-  const stop = new AbortController();
-  job.progressPort.on('message', (m: unknown) => {
-    if (isStopRequest(m)) stop.abort();
-  });
+  const stop = stopSignalFor(job);
   try {
     await initGeometry();
     const store = storeFor(job);
@@ -104,7 +121,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     post(0, 'reading input');
     const warnings: string[] = [];
     const bytes = await readInput(store, job.model.blobKey, `input file '${job.model.fileName}'`);
-    throwIfAborted(stop.signal);
+    throwIfAborted(stop);
     let models: ModelInput[];
     let placed: WorkspaceModel[] = [];
     if (job.kind === 'ws') {
@@ -129,7 +146,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     const xml = job.request.xmlBlobKey
       ? Buffer.from(await readInput(store, job.request.xmlBlobKey, 'the XML configuration')).toString('utf8')
       : undefined;
-    throwIfAborted(stop.signal);
+    throwIfAborted(stop);
     const resolved = resolveSettings({
       printer: job.request.printer,
       filament: job.request.filament,
@@ -145,7 +162,7 @@ export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult
     const pool = layerPoolFor(job.layerThreads, job.layerThreadsIdleMs);
     const result = await slice(models, resolved.settings, {
       onProgress: post,
-      signal: stop.signal,
+      signal: stop,
       ...(pool ? { executor: pool.executor } : {}),
       ...(job.maxToolpathBytes > 0 ? { maxToolpathBytes: job.maxToolpathBytes } : {}),
     }).catch(
