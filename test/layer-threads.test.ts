@@ -125,6 +125,19 @@ test('threads for one slice: one per 1.3 cores, at least one', async () => {
   assert.equal(new (await import('../src/runner/layer-pool.js')).LayerPool(3).executor.threads, 3);
 });
 
+/** A slice on `executor`'s threads, cancelled once they have done `layers` layers. */
+function sliceCancelledAfter(layers: number, executor: LayerExecutor, model: Parameters<typeof slice>[0][number], s: ReturnType<typeof defaultSettings>) {
+  const stop = new AbortController();
+  let seen = 0;
+  const counting: LayerExecutor = (batches, onLayer, signal) =>
+    executor(batches, (n) => {
+      seen += n;
+      if (seen >= layers) stop.abort();
+      onLayer(n);
+    }, signal);
+  return slice([model], s, { executor: counting, minVerticesForThreads: 0, signal: stop.signal });
+}
+
 test('a cancelled slice stops its layer threads between layers without ending them; they slice the next one', async () => {
   const { LayerPool } = await import('../src/runner/layer-pool.js');
   const { SliceCancelled } = await import('../src/engine/index.js');
@@ -133,16 +146,8 @@ test('a cancelled slice stops its layer threads between layers without ending th
   const s = defaultSettings();
   const pool = new LayerPool(2, 5_000);
   try {
-    const stop = new AbortController();
-    let layersSeen = 0;
-    const counting: LayerExecutor = (batches, onLayer, signal) =>
-      pool.executor(batches, (n) => {
-        layersSeen += n;
-        if (layersSeen >= 8) stop.abort();
-        onLayer(n);
-      }, signal);
     const t0 = performance.now();
-    await assert.rejects(slice([model], s, { executor: counting, minVerticesForThreads: 0, signal: stop.signal }), SliceCancelled);
+    await assert.rejects(sliceCancelledAfter(8, pool.executor, model, s), SliceCancelled);
     assert.ok(performance.now() - t0 < 10_000);
     const ids = pool.threadIds();
     assert.equal(ids.length, 2, 'the threads were not ended');
@@ -165,15 +170,7 @@ for (const keepIdleMs of [0, 60]) {
     const pool = new LayerPool(2, keepIdleMs);
     try {
       if (keepIdleMs > 0) await slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 });
-      const stop = new AbortController();
-      let layersSeen = 0;
-      const counting: LayerExecutor = (batches, onLayer, signal) =>
-        pool.executor(batches, (n) => {
-          layersSeen += n;
-          if (layersSeen >= 8) stop.abort();
-          onLayer(n);
-        }, signal);
-      await assert.rejects(slice([model], s, { executor: counting, minVerticesForThreads: 0, signal: stop.signal }), SliceCancelled);
+      await assert.rejects(sliceCancelledAfter(8, pool.executor, model, s), SliceCancelled);
       let timer: NodeJS.Timeout | undefined;
       const next = slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 }).then((r) => r.stats.layerCount);
       const hung = new Promise((r) => (timer = setTimeout(() => r('no answer in 15 s'), 15_000)));
