@@ -109,9 +109,9 @@ export async function warmUp(): Promise<number> {
 
 export default async function runSliceJob(job: SliceJob): Promise<SliceJobResult> {
   const t0 = performance.now();
-  // a cancel, timeout or stop is asked for on the progress port and acted on where the slice next
-  // yields: the thread stays (warm) and closes what it opened; the runner ends it only if it does not
-  // answer in time (RunnerOptions.stopGraceMs)
+  // a cancel or timeout is asked for (stopSignalFor) and acted on at the engine's next check: the
+  // thread stays (warm) and closes what it opened; the runner ends it only if it does not answer in
+  // time (RunnerOptions.stopGraceMs)
   const stop = stopSignalFor(job);
   try {
     await initGeometry();
