@@ -10,9 +10,14 @@ import { SliceCancelled } from '../src/engine/index.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import { box } from './mesh-fixtures.js';
 
-test('the stop flag aborts at once, without the event loop; the message wakes listeners', async () => {
+test('the stop flag aborts at once, without the event loop; the message wakes listeners', async (t) => {
   const { port1, port2 } = new MessageChannel();
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  // open ports would keep the test process alive after a failed assertion
+  t.after(() => {
+    port1.close();
+    port2.close();
+  });
   const signal = stopSignalFor({ progressPort: port2, stopFlag });
   let heard = 0;
   signal.addEventListener('abort', () => heard++);
@@ -23,11 +28,9 @@ test('the stop flag aborts at once, without the event loop; the message wakes li
   port1.postMessage({ stop: true });
   await new Promise((r) => setTimeout(r, 50));
   assert.equal(heard, 1, 'the message aborts the signal for its listeners');
-  port1.close();
-  port2.close();
 });
 
-test('a slice whose stop flag is set in a stretch that does not yield (the support pass) stops there', async () => {
+test('a slice whose stop flag is set in a stretch that does not yield (the support pass) stops there', async (t) => {
   // an overhanging T: the support pass runs before any layer is planned
   const parts = [box(0, 0, 0, 4, 4, 20), box(-15, -15, 20, 19, 19, 22)];
   const positions = Float32Array.from(parts.flatMap((p) => [...p.positions]));
@@ -35,6 +38,10 @@ test('a slice whose stop flag is set in a stretch that does not yield (the suppo
   const s = { ...defaultSettings(), supportType: 'everywhere' as const };
   const { port1, port2 } = new MessageChannel();
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
+  t.after(() => {
+    port1.close();
+    port2.close();
+  });
   const signal = stopSignalFor({ progressPort: port2, stopFlag });
   const stages: string[] = [];
   await assert.rejects(
@@ -50,6 +57,4 @@ test('a slice whose stop flag is set in a stretch that does not yield (the suppo
   );
   assert.ok(stages.includes('support'));
   assert.ok(!stages.some((st) => st !== 'support' && stages.indexOf(st) > stages.indexOf('support')), `nothing after the support pass ran: ${[...new Set(stages)].join(', ')}`);
-  port1.close();
-  port2.close();
 });
