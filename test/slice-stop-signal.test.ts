@@ -3,14 +3,15 @@
 // yield (the support pass checks it between layers); the layer pool listens for the message.
 import assert from 'node:assert/strict';
 import { MessageChannel } from 'node:worker_threads';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { stopSignalFor } from '../src/runner/slice-worker.js';
 import { slice } from '../src/engine/pipeline.js';
 import { SliceCancelled } from '../src/engine/index.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import { box } from './mesh-fixtures.js';
 
-test('the stop flag aborts at once, without the event loop; the message wakes listeners', async (t) => {
+/** A stop signal as a slicing thread makes it, with the runner's end of its port and its flag. */
+function stopChannel(t: TestContext) {
   const { port1, port2 } = new MessageChannel();
   const stopFlag = new Int32Array(new SharedArrayBuffer(4));
   // open ports would keep the test process alive after a failed assertion
@@ -18,7 +19,11 @@ test('the stop flag aborts at once, without the event loop; the message wakes li
     port1.close();
     port2.close();
   });
-  const signal = stopSignalFor({ progressPort: port2, stopFlag });
+  return { port1, stopFlag, signal: stopSignalFor({ progressPort: port2, stopFlag }) };
+}
+
+test('the stop flag aborts at once, without the event loop; the message wakes listeners', async (t) => {
+  const { port1, stopFlag, signal } = stopChannel(t);
   let heard = 0;
   signal.addEventListener('abort', () => heard++);
   assert.equal(signal.aborted, false);
@@ -36,13 +41,7 @@ test('a slice whose stop flag is set in a stretch that does not yield (the suppo
   const positions = Float32Array.from(parts.flatMap((p) => [...p.positions]));
   const indices = Uint32Array.from(parts.flatMap((p, k) => [...p.indices].map((i) => i + k * (parts[0]!.positions.length / 3))));
   const s = { ...defaultSettings(), supportType: 'everywhere' as const };
-  const { port1, port2 } = new MessageChannel();
-  const stopFlag = new Int32Array(new SharedArrayBuffer(4));
-  t.after(() => {
-    port1.close();
-    port2.close();
-  });
-  const signal = stopSignalFor({ progressPort: port2, stopFlag });
+  const { stopFlag, signal } = stopChannel(t);
   const stages: string[] = [];
   await assert.rejects(
     slice([{ name: 't', mesh: { positions, indices } }], s, {
