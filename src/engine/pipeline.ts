@@ -48,6 +48,8 @@ const MIN_LAYERS_FOR_THREADS = 300;
 export const MIN_VERTICES_FOR_THREADS = 100_000;
 /** Share of the progress bar the layer work takes; the rest is G-code output. */
 const LAYER_SHARE = 0.85;
+/** Where the writer's part of the bar ends; the rest is the printer format (FCode's encoding). */
+const OUTPUT_BEFORE_FORMAT = 0.97;
 /** Share of the layer part of the bar the support pass takes when there is one. */
 const SUPPORT_SHARE = 0.1;
 
@@ -154,7 +156,15 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
 
   throwIfAborted(signal);
   t0 = performance.now();
-  const written = writeGcodeBytes(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` });
+  let lastWritten = 0;
+  const written = writeGcodeBytes(plans, settings, { modelNames: names, generator: `Stratum ${ENGINE_VERSION}` }, {
+    ...(signal ? { signal } : {}),
+    onProgress: (f) => {
+      if (f - lastWritten < 0.03) return;
+      lastWritten = f;
+      opts.onProgress?.(LAYER_SHARE + (1 - LAYER_SHARE) * f * OUTPUT_BEFORE_FORMAT, 'output');
+    },
+  });
   timings.output = performance.now() - t0;
   checkPrintOnBed(written.stats.bounds, settings, written.stats.bedReach);
   warnings.push(...written.stats.warnings);
@@ -169,6 +179,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
     timings,
     toolpathBytes,
   };
+  throwIfAborted(signal);
   const { output, format } = toOutputFormat(written.output, settings, stats);
   opts.onProgress?.(1, 'done');
   return { output, format, stats };

@@ -4,7 +4,7 @@
 // progress and elapsed time, end G-code, PrusaSlicer-style trailer.
 import type { LayerPlan } from '../plan/types.js';
 import type { SliceSettings } from '../settings.js';
-import { SliceError, type Bounds3 } from '../types.js';
+import { SliceError, throwIfAborted, type Bounds3 } from '../types.js';
 import { sumByGroup } from './estimator.js';
 import { flavorRules, klipperObjectNames, type FlavorRules } from './flavors.js';
 import { headerLines } from './header.js';
@@ -60,6 +60,44 @@ export interface WriteOptions {
   keepTextMaxOps?: number;
   /** the most bytes the file may have (default MAX_FILE_BYTES, 4 GiB − 1) */
   maxOutputBytes?: number;
+  /** checked every few layers in both walks: a large print's file takes seconds to write */
+  signal?: AbortSignal;
+  /** how much of the file is made, 0 to 1, every few layers */
+  onProgress?: (fraction: number) => void;
+}
+
+/** Layers between two stop checks and progress reports. */
+const CHECK_EVERY = 8;
+/** Where the writer's progress stands when pass 1 and the simulation are done (pass 2 is the rest). */
+const PASS1_SHARE = 0.5;
+const TIMED_SHARE = 0.6;
+
+/** Stop checks and progress for one file: pass 1 reports 0 → PASS1_SHARE, pass 2 TIMED_SHARE → 1. */
+class WriteWatch {
+  constructor(private readonly options: WriteOptions, private readonly layerCount: number) {}
+
+  /** Throws SliceCancelled when asked to stop; every CHECK_EVERY layers reports how far the walk is. */
+  layer(i: number, pass: 1 | 2): void {
+    if (i % CHECK_EVERY !== 0) return;
+    throwIfAborted(this.options.signal);
+    const f = i / Math.max(1, this.layerCount);
+    this.report(pass === 1 ? PASS1_SHARE * f : TIMED_SHARE + (1 - TIMED_SHARE) * f);
+  }
+
+  /** Between the stages: a stop check and a fixed point on the bar. */
+  stage(fraction: number): void {
+    throwIfAborted(this.options.signal);
+    this.report(fraction);
+  }
+
+  /** The file is made: the bar at its end (a stop that comes now is too late to save anything). */
+  done(): void {
+    this.report(1);
+  }
+
+  private report(fraction: number): void {
+    this.options.onProgress?.(fraction);
+  }
 }
 
 /** The file as text (convenient for tests and small prints); slices use writeGcodeBytes. */
@@ -97,9 +135,11 @@ function assembleGcode(
   const objectNames = klipperObjectNames(meta.modelNames);
 
   const keepText = plans.opCount <= (options.keepTextMaxOps ?? KEEP_TEXT_MAX_OPS);
+  const watch = new WriteWatch(options, layerCount);
   const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory, bodies, endGcode, warnings } = emitAndTime(
-    plans, settings, meta, rules, objectNames, startGcode, filledEnd, keepText,
+    plans, settings, meta, rules, objectNames, startGcode, filledEnd, keepText, watch,
   );
+  watch.stage(TIMED_SHARE);
 
   // ── totals ─────────────────────────────────────────────────────────────────────────────────
   const filamentMm = Math.max(0, emitted.netFilamentMm);
@@ -146,6 +186,7 @@ function assembleGcode(
   });
   let elapsed = startTime;
   for (let i = 0; i < layerCount; i++) {
+    watch.layer(i, 2);
     out.push(`;LAYER:${layerIndices[i]}`, progressLine(elapsed, printTimeS));
     // one string per layer: one encoding call for its thousands of lines
     let body: string;
@@ -168,7 +209,9 @@ function assembleGcode(
     ...trailerLines({ filamentMm, filamentMm3, filamentG, printTimeS, firstLayerTimeS: layerTimesS[0] ?? 0 }),
     '',
   );
-  return { output: out.join(), stats };
+  const output = out.join();
+  watch.done();
+  return { output, stats };
 }
 
 /** The G-code as bytes, or a SliceError saying what to change when it would be larger than one file can be. */
@@ -200,6 +243,7 @@ function emitAndTime(
   startGcode: string,
   endGcode: string,
   keepText: boolean,
+  watch: WriteWatch,
 ) {
   const layerCount = plans.length;
   const moves = new MoveBuffer(plans.opCount + plans.length + 256);
@@ -223,6 +267,7 @@ function emitAndTime(
   const layerIndices: number[] = [];
   const bodies: string[] | null = keepText ? [] : null;
   for (let i = 0; i < layerCount; i++) {
+    watch.layer(i, 1);
     const plan = plans.get(i);
     layerStarts.push(moves.length);
     layerIndices.push(plan.index);
@@ -248,6 +293,7 @@ function emitAndTime(
     },
   });
 
+  watch.stage(PASS1_SHARE);
   const sim = simulate(moves, limitsFromSettings(settings), { consume: true });
   const startTime = sumRange(sim.moveTimes, 0, startMoves) + start.dwellS;
   const layerTimesS = sumByGroup(sim.moveTimes, layerStarts, endMoves);
