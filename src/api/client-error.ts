@@ -10,8 +10,8 @@ import { ApiError } from '../service/errors.js';
 import { errorBody } from './errors.js';
 import { legacyErrorBody } from './legacy/envelope.js';
 
-const LEGACY_REQUEST_LINE = /^[A-Z]+ \/v0\.([12])\//;
-const LEGACY_PATH = /^\/v0\.([12])\//;
+const LEGACY_REQUEST_LINE = /^[A-Z]+ \/v0\.([12])\//i;
+const LEGACY_PATH = /^\/v0\.([12])\//i;
 
 /** The legacy version of the request each connection carries now ('1', '2'), when it is one. */
 const legacyRequestOf = new WeakMap<Socket, string>();

@@ -6,7 +6,7 @@ import { ApiError, badRequest, fileNotFound } from '../service/errors.js';
 import { errorBody, toApiError } from './errors.js';
 import { legacyErrorBody } from './legacy/envelope.js';
 
-const LEGACY = /^\/v0\.([12])\//;
+const LEGACY = /^\/v0\.([12])\//i;
 const UPLOAD = /^\/(?:v1|v0\.3)\/upload\//;
 const TASK = /^\/(?:v1|v0\.3)\/(?:ws|stl)\/tasks\//;
 const STORED = /^\/(?:v1|v0\.3)\/(output|files)\//;
