@@ -1,5 +1,5 @@
-// Paths match in any letter case, as the hosted service's gateway matched them: its clients wrote
-// `/upload/WS/…` beside `/ws/tasks` and `GetProgress` beside `getProgress`. The parameters keep the
+// Paths match in any letter case: clients write the same segments both ways (`/upload/WS/…` beside
+// `/ws/tasks`), and how the hosted service matched them is not documented. The parameters keep the
 // case they came in, and an unreadable request under an odd-cased `/V0.2/` still gets the legacy envelope.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

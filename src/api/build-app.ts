@@ -54,9 +54,9 @@ export async function buildApp(core: ServiceCore): Promise<FastifyInstance> {
     // scalars are coerced (query strings), but not fastify's default 'array' coercion, which took
     // ["Creality Ender 3"] for a printer name: every documented field holding a string is a string
     ajv: { customOptions: { coerceTypes: true } },
-    // paths in any letter case (`/v0.2/getProgress`, `/V1/STL/tasks`): the hosted service's gateway
-    // and its back end matched them so, and clients wrote them both ways (`/upload/WS/…` beside
-    // `/ws/tasks`); the parameters keep the case they came in
+    // paths in any letter case (`/v0.2/getProgress`, `/V1/STL/tasks`): clients write the same segments
+    // both ways (`/upload/WS/…` beside `/ws/tasks`) and how the hosted service matched them is not
+    // documented, so none is refused for its case; the parameters keep the case they came in
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false, maxParamLength: MAX_PARAM_LENGTH },
     // longer parameters and undecodable paths: the interface's error bodies, not fastify's
     frameworkErrors: frameworkErrorHandler(MAX_PARAM_LENGTH, (req, reply) => countRequest(req, reply, 'unmatched')),
