@@ -121,3 +121,40 @@ test('the inline-body budget: a client gone before its body is let in is not cou
   assert.equal(budget.inUse, 0);
   assert.throws(() => budget.take(fake().req, fake().reply, 11), (e: ApiError) => e.httpStatus === 413);
 });
+
+test('the inline-body budget: one account holds at most half of it, or one body of any size when it holds nothing else', () => {
+  const budget = new ByteBudget(20);
+  const fake = (accountId: string) => {
+    const raw = new EventEmitter();
+    const reply = { raw, header: () => reply } as unknown as FastifyReply;
+    const req = { raw: { socket: { destroyed: false } }, accountId } as unknown as FastifyRequest;
+    return { req, reply, raw };
+  };
+  const busy = (e: ApiError) => e.httpStatus === 503 && /this account's other large requests/.test(e.message);
+  // a slow sender's first body: let in whole, though over half the budget
+  const a1 = fake('a');
+  budget.take(a1.req, a1.reply, 12);
+  // its second waits, however much room is left
+  const a2 = fake('a');
+  assert.throws(() => budget.take(a2.req, a2.reply, 1), busy);
+  // another account gets the rest
+  const b1 = fake('b');
+  budget.take(b1.req, b1.reply, 8);
+  assert.equal(budget.inUse, 20);
+  b1.raw.emit('close');
+  a1.raw.emit('close');
+  assert.equal(budget.inUse, 0);
+  // an account takes several bodies up to half the budget, no more, though the budget has room
+  const b2 = fake('b');
+  const b3 = fake('b');
+  budget.take(b2.req, b2.reply, 4);
+  budget.take(b3.req, b3.reply, 4);
+  const b4 = fake('b');
+  assert.throws(() => budget.take(b4.req, b4.reply, 3), busy);
+  assert.equal(budget.inUse, 8);
+  // while the other account, holding nothing, takes one large body
+  budget.take(a2.req, a2.reply, 12);
+  assert.equal(budget.inUse, 20);
+  for (const r of [a2, b2, b3]) r.raw.emit('close');
+  assert.equal(budget.inUse, 0);
+});
