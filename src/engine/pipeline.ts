@@ -64,7 +64,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   warnings.push(...placing);
   const raft = raftHeights(settings);
   const specs = layerSpecs(
-    (bounds.max[2] - bounds.min[2]) * 1000,
+    Math.round((bounds.max[2] - bounds.min[2]) * 1000), // whole µm, as the placed vertices' z
     settings.firstLayerHeight,
     settings.layerHeight,
     raft.length > 0 ? { heights: raft, airGap: Math.round(settings.raftAirGap * 1000) } : undefined,

@@ -62,7 +62,9 @@ export function placeModels(models: ModelInput[], s: SliceSettings): { placed: P
     for (let i = 0; i < src.length; i += 3) {
       pos[i] = (src[i] + dx) * 1000;
       pos[i + 1] = (src[i + 1] + dy) * 1000;
-      pos[i + 2] = (src[i + 2] + dz) * 1000;
+      // z in whole µm, so a face meant to lie on a slicing plane (5.1 mm) lies exactly on it: as float32
+      // it is a few nm above or below, and that side, not one rule, decided its layer (layers/segments.ts)
+      pos[i + 2] = Math.round((src[i + 2] + dz) * 1000);
       if (measure) reach = Math.max(reach, Math.hypot(src[i] + dx - centreX, src[i + 1] + dy - centreY));
     }
     const p: PlacedModel = { name: m.name, positions: pos, indices: m.mesh.indices };
