@@ -69,3 +69,19 @@ test('a face on a plane with its corners a float32 step either side is whole on 
   const flatTop = top(layersIn(flat, 112, 118));
   assert.deepEqual(bands, [flatTop, flatTop, flatTop, flatTop]);
 });
+
+// Half a layer off either way; above, as CuraEngine 4.13 and PrusaSlicer 2.5 print such faces.
+test('a face on a plane belongs to the solid below it: tops print up to half a layer above, undersides from there', async () => {
+  for (const s of [5.1, 5.3]) {
+    const { moves } = await sliceMeshes(step(s), {});
+    assert.equal(top(layersIn(moves, 112, 118)), Math.round((s + 0.1) * 10) / 10, `step at ${s} mm`);
+    const { moves: p } = await sliceMeshes(plate(s), {});
+    assert.deepEqual(layersIn(p, 108, 118).filter((z) => z > 4 && z < 7), [Math.round((s + 0.3) * 10) / 10], `plate from ${s} mm`);
+  }
+  // 0.25 mm layers: planes at 5.125 mm and 10.125 mm, exact in float32
+  const l25 = { layerHeight: 0.25, firstLayerHeight: 0.25 };
+  const { moves } = await sliceMeshes(step(5.125), l25);
+  assert.equal(top(layersIn(moves, 112, 118)), 5.25);
+  const { moves: b } = await sliceMeshes([box(0, 0, 0, 20, 20, 10.125)], l25);
+  assert.equal(top(layersIn(b, 102, 118)), 10.25, 'the model top on the last plane: that layer prints');
+});

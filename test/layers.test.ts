@@ -48,11 +48,11 @@ test('a cube: one counter-clockwise 20 mm square at every height, integer µm', 
   }
 });
 
-test('planes through vertices: the plane counts as nudged upwards, never a duplicate', async () => {
+test('planes through vertices: the plane counts as nudged downwards, never a duplicate', async () => {
   await initGeometry();
   const layers = slice(cube, [0, 20 * MM, 25 * MM, -5]);
-  assert.equal(totalArea(layers[0]), 400e6, 'z = bottom: the section just above it');
-  assert.deepEqual(layers[1], [], 'z = top: nothing above it');
+  assert.deepEqual(layers[0], [], 'z = bottom: nothing below it');
+  assert.equal(totalArea(layers[1]), 400e6, 'z = top: the section just below it');
   assert.deepEqual(layers[2], []);
   assert.deepEqual(layers[3], []);
   // side faces split at mid-height: vertices lie exactly on the plane z = 10 mm
@@ -324,15 +324,16 @@ test('plane lookup agrees with a plain search for uneven plane spacing and value
   const lookup = new PlaneLookup(zs);
   const plain = (v: number) => {
     let i = 0;
-    while (i < zs.length && zs[i] < v) i++;
+    while (i < zs.length && zs[i] <= v) i++;
     return i;
   };
   const probes = [-1e9, 0, 99.999, 100, 100.001, 300, 300.25, 300.5, 301, 699, 700, 1999.9999, 2000, 2000.25, 2050, 9000, 9000.001, 1e12];
   for (let k = 0; k < 2000; k++) probes.push(50 + k * 4.7, zs[k % zs.length] + (k % 3) - 1);
-  for (const v of probes) assert.equal(lookup.lowerBound(v), plain(v), `v = ${v}`);
-  assert.equal(new PlaneLookup(new Float64Array([5])).lowerBound(5), 0);
-  assert.equal(new PlaneLookup(new Float64Array([5])).lowerBound(6), 1);
-  assert.equal(new PlaneLookup(new Float64Array(0)).lowerBound(6), 0);
+  for (const v of probes) assert.equal(lookup.upperBound(v), plain(v), `v = ${v}`);
+  assert.equal(new PlaneLookup(new Float64Array([5])).upperBound(4), 0);
+  assert.equal(new PlaneLookup(new Float64Array([5])).upperBound(5), 1);
+  assert.equal(new PlaneLookup(new Float64Array([5, 5, 7])).upperBound(5), 2);
+  assert.equal(new PlaneLookup(new Float64Array(0)).upperBound(6), 0);
 });
 
 test('open chains: a hole of the mesh is bridged however wide; a stray sheet is dropped', async () => {

@@ -13,14 +13,14 @@ import { box, merge, MODELS_DIR } from './mesh-fixtures.js';
 
 const MM = 1000;
 
-/** Triangles meeting some plane of zs[lo..hi), by the slicer's rule (zmin ≤ z < zmax), one by one. */
+/** Triangles meeting some plane of zs[lo..hi), by the slicer's rule (zmin < z ≤ zmax), one by one. */
 function bruteForce(positions: Float64Array, indices: Uint32Array, zs: number[], lo: number, hi: number): number[] {
   const out: number[] = [];
   for (let t = 0; t < indices.length / 3; t++) {
     const z = [0, 1, 2].map((k) => positions[3 * indices[3 * t + k] + 2]);
     const zmin = Math.min(...z);
     const zmax = Math.max(...z);
-    if (zs.slice(lo, hi).some((p) => zmin <= p && p < zmax)) out.push(t);
+    if (zs.slice(lo, hi).some((p) => zmin < p && p <= zmax)) out.push(t);
   }
   return out;
 }

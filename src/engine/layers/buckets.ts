@@ -2,7 +2,7 @@
 // up the planes adds each triangle once and drops it after its last plane.
 
 /**
- * lowerBound over ascending plane heights in O(1): a grid over the z range remembers, for each
+ * upperBound over ascending plane heights in O(1): a grid over the z range remembers, for each
  * cell, the first plane at or above the cell's bottom; a query starts there and steps over the
  * few planes inside its cell.
  */
@@ -26,15 +26,15 @@ export class PlaneLookup {
     }
   }
 
-  /** The first index i with zs[i] ≥ v (zs.length if none). */
-  lowerBound(v: number): number {
+  /** The first index i with zs[i] > v (zs.length if none). */
+  upperBound(v: number): number {
     const zs = this.zs;
-    if (!(v > this.z0)) return 0; // also NaN-safe
+    if (!(v >= this.z0)) return 0; // also NaN-safe
     let c = Math.floor((v - this.z0) * this.scale);
     if (c >= this.cellFirst.length) c = this.cellFirst.length - 1;
     let i = this.cellFirst[c];
-    while (i < zs.length && zs[i] < v) i++;
-    while (i > 0 && zs[i - 1] >= v) i--; // v rounded into the cell above its own
+    while (i < zs.length && zs[i] <= v) i++;
+    while (i > 0 && zs[i - 1] > v) i--; // v rounded into the cell above its own
     return i;
   }
 }
@@ -49,8 +49,8 @@ export interface Buckets {
 }
 
 /**
- * A triangle meets plane z when zmin ≤ z < zmax (vertices on the plane count as below), i.e. the
- * planes from lowerBound(zmin) to lowerBound(zmax) − 1. Counting sort by the first of them;
+ * A triangle meets plane z when zmin < z ≤ zmax (vertices on the plane count as above), i.e. the
+ * planes from upperBound(zmin) to upperBound(zmax) − 1. Counting sort by the first of them;
  * triangles meeting no plane go to an extra bucket at the end, never visited.
  * `triangles`, ascending ids: only these are looked at (a layer batch's share of a large mesh); it
  * must hold every triangle that meets a plane of `zs`, and then the buckets are the same as the
@@ -82,8 +82,8 @@ export function bucketTriangles(positions: Float64Array, indices: Uint32Array, z
 }
 
 /**
- * The planes triangle t meets, first[t] to last[t] (first > last: none): zmin ≤ z < zmax, so a vertex on
- * a plane counts as below it.
+ * The planes triangle t meets, first[t] to last[t] (first > last: none): zmin < z ≤ zmax, so a vertex on
+ * a plane counts as above it.
  */
 export function setTrianglePlanes(positions: Float64Array, indices: Uint32Array, lookup: PlaneLookup, t: number, first: Int32Array, last: Int32Array): void {
   const z0 = positions[3 * indices[3 * t] + 2];
@@ -91,8 +91,8 @@ export function setTrianglePlanes(positions: Float64Array, indices: Uint32Array,
   const z2 = positions[3 * indices[3 * t + 2] + 2];
   const lo = z0 < z1 ? (z0 < z2 ? z0 : z2) : z1 < z2 ? z1 : z2;
   const hi = z0 > z1 ? (z0 > z2 ? z0 : z2) : z1 > z2 ? z1 : z2;
-  first[t] = lookup.lowerBound(lo);
-  last[t] = lookup.lowerBound(hi) - 1;
+  first[t] = lookup.upperBound(lo);
+  last[t] = lookup.upperBound(hi) - 1;
 }
 
 /** Appends the triangles entering at plane l to the active list; returns the new length. */

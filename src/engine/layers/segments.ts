@@ -33,9 +33,10 @@ export class SegmentBuffer {
  * Cuts the active triangles with plane number `layer` at height `z` and appends their segments to
  * `out`. Triangles whose last plane (`last`) is below this one leave the active list, which is
  * compacted in place; returns its new length.
- * A vertex counts as above the plane only when strictly above: a vertex lying on the plane is
- * treated as just below it (the plane is nudged up by an infinitesimal), so no segment is ever
- * produced twice and no segment has zero length because of a vertex on the plane.
+ * A vertex lying on the plane counts as above it (the plane is nudged down by an infinitesimal), so no
+ * segment is ever produced twice. A horizontal face on the plane thus belongs to the solid below it:
+ * a top face there prints on this layer, a bottom face from the next, half a layer above the face
+ * either way (as CuraEngine and PrusaSlicer print it; nudged up, it was half a layer below).
  */
 export function cutTriangles(
   positions: Float64Array,
@@ -59,9 +60,9 @@ export function cutTriangles(
     const v0 = indices[3 * t];
     const v1 = indices[3 * t + 1];
     const v2 = indices[3 * t + 2];
-    const up0 = +(positions[3 * v0 + 2] > z);
-    const up1 = +(positions[3 * v1 + 2] > z);
-    const up2 = +(positions[3 * v2 + 2] > z);
+    const up0 = +(positions[3 * v0 + 2] >= z);
+    const up1 = +(positions[3 * v1 + 2] >= z);
+    const up2 = +(positions[3 * v2 + 2] >= z);
     const ups = up0 + up1 + up2;
     if (ups === 0 || ups === 3) continue;
     // the lone vertex: the one above when one is above, the one below when two are above

@@ -5,7 +5,7 @@ import { PlaneLookup, setTrianglePlanes } from './buckets.js';
 
 /**
  * For each range [lo, hi) of plane indices: the ids (ascending) of the triangles that meet at least
- * one of the planes zs[lo..hi), by the rule bucketTriangles uses (zmin ≤ z < zmax). `zs` (µm) must
+ * one of the planes zs[lo..hi), by the rule bucketTriangles uses (zmin < z ≤ zmax). `zs` (µm) must
  * not decrease, and the ranges must be ordered: lo and hi both non-decreasing from one to the next.
  */
 export function trianglesPerRange(positions: Float64Array, indices: Uint32Array, zs: readonly number[], ranges: ReadonlyArray<readonly [number, number]>): Uint32Array[] {
