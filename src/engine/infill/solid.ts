@@ -9,9 +9,9 @@ import { projectArea, scanLines } from './scanline.js';
  * Solid lines at `angleDeg`, spaced exactly `lineWidth` and centred across the area's extent so no
  * sliver is left on one side. Every line points the same way (+direction); the result is sorted by
  * the line's offset across the direction, then by position along it, so the planner can print
- * them monotonically. Pieces shorter than half a line width are dropped.
+ * them monotonically. Pieces shorter than `minLength` (half a line width) are dropped.
  */
-export function solidLines(area: Paths, lineWidth: number, angleDeg: number): Paths {
+export function solidLines(area: Paths, lineWidth: number, angleDeg: number, minLength = lineWidth / 2): Paths {
   if (!(lineWidth > 0)) return [];
   const ax = axesOf(angleDeg);
   const [lo, hi] = projectArea(area, ax.nx, ax.ny);
@@ -19,7 +19,7 @@ export function solidLines(area: Paths, lineWidth: number, angleDeg: number): Pa
   const count = Math.max(1, Math.round((hi - lo) / lineWidth));
   const first = (lo + hi) / 2 - ((count - 1) * lineWidth) / 2;
   const out: Paths = [];
-  scanLines(area, ax, first, lineWidth, count, lineWidth / 2, out);
+  scanLines(area, ax, first, lineWidth, count, minLength, out);
   return out;
 }
 
@@ -29,6 +29,8 @@ export interface SolidFit {
   edgeDistance: number;
   /** how far the outermost beads go past that edge (µm, ≥ 0): into the walls */
   sideOverlap: number;
+  /** pieces shorter than this are dropped (µm; default half a line width) */
+  minLength?: number;
 }
 
 /** Solid lines and the bead width they are spaced (and must be extruded) at. */
@@ -58,6 +60,7 @@ export function fittedSolidLines(area: Paths, lineWidth: number, angleDeg: numbe
   if (!(lo <= hi)) return { lines: [], width: lineWidth };
   const [loFlat, hiFlat] = flatEnds(area, ax, lo, hi, lineWidth);
   const reach = fit.edgeDistance + fit.sideOverlap;
+  const minLength = fit.minLength ?? lineWidth / 2;
   const lines: Paths = [];
   if (loFlat && hiFlat) {
     const cover = hi - lo + 2 * reach;
@@ -77,7 +80,7 @@ export function fittedSolidLines(area: Paths, lineWidth: number, angleDeg: numbe
       .filter((f) => f.width >= 0.75 * lineWidth && f.width <= 1.25 * lineWidth);
     const fitted = fits.find((f) => f.reaches) ?? fits[0];
     if (fitted) {
-      scanLines(area, ax, lo + fitted.inside, fitted.width, fitted.count, lineWidth / 2, lines);
+      scanLines(area, ax, lo + fitted.inside, fitted.width, fitted.count, minLength, lines);
       if (lines.length > 0) return { lines, width: fitted.width };
     }
   } else if (loFlat || hiFlat) {
@@ -86,11 +89,11 @@ export function fittedSolidLines(area: Paths, lineWidth: number, angleDeg: numbe
     if (count >= 1) {
       // from the edge's end, in +normal order either way
       const first = loFlat ? lo + inside : hi - inside - (count - 1) * lineWidth;
-      scanLines(area, ax, first, lineWidth, count, lineWidth / 2, lines);
+      scanLines(area, ax, first, lineWidth, count, minLength, lines);
       if (lines.length > 0) return { lines, width: lineWidth };
     }
   }
-  return { lines: solidLines(area, lineWidth, angleDeg), width: lineWidth };
+  return { lines: solidLines(area, lineWidth, angleDeg, minLength), width: lineWidth };
 }
 
 /** The outermost lines' centres stay at least this far inside the area's extent (µm). */

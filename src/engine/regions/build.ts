@@ -10,7 +10,7 @@ import { commonArea, ShieldedArea, splitSkin } from './skins.js';
 import { hollowAreaOf } from './air-below.js';
 import { MIN_AREA_LINES, splitBridges } from './bridges.js';
 import { connectAlongEdge } from './infill-connect.js';
-import { areaOf } from '../geom/path-math.js';
+import { areaOf, pathLength } from '../geom/path-math.js';
 import { gapFillLines } from './gap-fill.js';
 import { beadArea, layerHeightUm } from '../plan/flow.js';
 import { reachEdge } from './line-ends.js';
@@ -319,10 +319,15 @@ function skinPaths(solid: Paths, w: number, angle: number, overlap: number | nul
     // no wall to reach: the lines end half a line inside the edge, where the inset clipped them
     if (overlap === null) return { lines: sortMonotonic(solidLines(inset, w, angle), angle), width: w };
     // beside an edge along the lines, the outermost beads reach the skin overlap into the wall
-    const { lines, width } = fittedSolidLines(inset, w, angle, { edgeDistance: inward, sideOverlap: overlap });
+    // every piece is kept until its ends are stretched: at an acute corner the line nearest the
+    // tip crosses the inset in under half a line but the area in a full one, and dropping it left
+    // a bare triangle of up to 0.19 mm² (the calibration cube's letter Z, on every layer)
+    const { lines, width } = fittedSolidLines(inset, w, angle, { edgeDistance: inward, sideOverlap: overlap, minLength: 1 });
     // up to ten line widths: a line meeting the wall at 5° needs 1.6 mm to cross the last 0.14 mm
     const axes = axesOf(angle);
-    const reach = reachEdge(lines, 10 * w, offset(solid, endReach, 'miter', 3), axes, 2 * w);
+    const stretched = reachEdge(lines, 10 * w, offset(solid, endReach, 'miter', 3), axes, 2 * w);
+    // then, as before, no line shorter than half a line is printed
+    const reach = stretched.filter((l) => pathLength(l, false) >= w / 2);
     return { lines: sortMonotonic(reach, angle), width };
   };
   const { lines, width } = recall(recent, solid, `skin:${w}:${angle}:${overlap}:${endReach}:${slack}`, draw);
