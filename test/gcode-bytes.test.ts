@@ -12,23 +12,11 @@ import { initGeometry } from '../src/engine/geom/clipper.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import type { LayerPlan } from '../src/engine/plan/types.js';
 import { box, merge } from './mesh-fixtures.js';
+import { planLayer } from './plan-fixtures.js';
 
 const META = { modelNames: ['part.stl'], generator: 'Stratum test' };
 
-function layer(i: number, extrudes = true): LayerPlan {
-  const x = 100000 + i * 1000;
-  return {
-    index: i,
-    z: 200 * (i + 1),
-    height: 200,
-    ops: [
-      { op: 'feature', type: 'WALL-OUTER', model: 0, modelName: 'part.stl' },
-      { op: 'travel', x, y: 100000, speed: 150 },
-      ...(extrudes ? [{ op: 'extrude' as const, x: x + 20000, y: 100000, e: 0.66516, speed: 25 }] : []),
-      { op: 'comment', text: `layer ${i} – done` },
-    ],
-  };
-}
+const layer = planLayer;
 
 test('ByteChunks.join matches string join and UTF-8 encoding, across chunk boundaries', () => {
   const enc = new TextEncoder();

@@ -6,26 +6,13 @@ import assert from 'node:assert/strict';
 import { writeGcodeBytes } from '../src/engine/output/gcode-writer.js';
 import { slice } from '../src/engine/pipeline.js';
 import { SliceCancelled, type ModelInput } from '../src/engine/types.js';
-import type { LayerPlan } from '../src/engine/plan/types.js';
+import { planLayer } from './plan-fixtures.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import { box } from './mesh-fixtures.js';
 
 const META = { modelNames: ['part.stl'], generator: 'Stratum test' };
 
-function layers(n: number): LayerPlan[] {
-  return Array.from({ length: n }, (_, i) => {
-    return {
-      index: i,
-      z: 200 * (i + 1),
-      height: 200,
-      ops: [
-        { op: 'feature', type: 'WALL-OUTER', model: 0, modelName: 'part.stl' },
-        { op: 'travel', x: 100000, y: 100000, speed: 150 },
-        { op: 'extrude', x: 120000, y: 100000, e: 0.66516, speed: 25 },
-      ],
-    } satisfies LayerPlan;
-  });
-}
+const layers = (n: number) => Array.from({ length: n }, (_, i) => planLayer(i));
 
 /** A signal that turns aborted after it has been read `reads` times (as a shared stop flag would). */
 function signalAfter(reads: number): { signal: AbortSignal; readsSeen: () => number } {
