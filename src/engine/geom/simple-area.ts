@@ -6,6 +6,7 @@
 // counter-clockwise again. Anything doubtful answers false and the caller unions.
 import { loopArea, orient, segmentsMeet } from './exact.js';
 import { nestCleanLoops } from './loop-nesting.js';
+import { RunSortScratch, sortRuns } from './run-sort.js';
 
 /** Above this many loops the pairwise nesting test (quadratic) gives way to loop-nesting.ts's grid. */
 const MAX_LOOPS = 64;
@@ -34,6 +35,11 @@ export class CleanAreaScratch {
   nxt = new Int32Array(1024);
   sortKey = new Float64Array(1024);
   active = new Int32Array(1024);
+  /** per edge: its right end's x and its y range, so the sweep's inner loop reads them in one place */
+  xMax = new Float64Array(1024);
+  yMin = new Float64Array(1024);
+  yMax = new Float64Array(1024);
+  runs = new RunSortScratch();
   /** per loop: min x, min y, max x, max y */
   box = new Float64Array(4 * MAX_LOOPS);
 
@@ -45,6 +51,9 @@ export class CleanAreaScratch {
     this.nxt = new Int32Array(cap);
     this.sortKey = new Float64Array(cap);
     this.active = new Int32Array(cap);
+    this.xMax = new Float64Array(cap);
+    this.yMin = new Float64Array(cap);
+    this.yMax = new Float64Array(cap);
   }
 }
 
@@ -86,9 +95,17 @@ function copyLoops(loops: number[][], s: CleanAreaScratch): { lo: number; span: 
  * beside each other across the sweep are too many to check this way.
  */
 function anyEdgesMeet(total: number, lo: number, s: CleanAreaScratch): boolean | 'crowded' {
-  const { P, nxt, sortKey, active } = s;
-  for (let k = 0; k < total; k++) sortKey[k] = (Math.min(P[2 * k], P[2 * nxt[k]]) - lo) * INDEX_BITS + k;
-  const keys = sortKey.subarray(0, total).sort();
+  const { P, nxt, sortKey, active, xMax, yMin, yMax } = s;
+  for (let k = 0; k < total; k++) {
+    const x0 = P[2 * k], y0 = P[2 * k + 1];
+    const x1 = P[2 * nxt[k]], y1 = P[2 * nxt[k] + 1];
+    sortKey[k] = ((x0 < x1 ? x0 : x1) - lo) * INDEX_BITS + k;
+    xMax[k] = x0 < x1 ? x1 : x0;
+    yMin[k] = y0 < y1 ? y0 : y1;
+    yMax[k] = y0 < y1 ? y1 : y0;
+  }
+  // keys are distinct (the edge index is in their low bits), so the order is the same as any sort's
+  const keys = sortRuns(sortKey, total, s.runs);
   let nActive = 0;
   let budget = 40 * total + 1000;
   for (let q = 0; q < total; q++) {
@@ -97,17 +114,17 @@ function anyEdgesMeet(total: number, lo: number, s: CleanAreaScratch): boolean |
     const ax = P[2 * g], ay = P[2 * g + 1];
     const bx = P[2 * nxt[g]], by = P[2 * nxt[g] + 1];
     const sxmin = ax < bx ? ax : bx;
-    const symin = ay < by ? ay : by;
-    const symax = ay < by ? by : ay;
+    const symin = yMin[g];
+    const symax = yMax[g];
     let w = 0;
     for (let k = 0; k < nActive; k++) {
       const a = active[k];
-      const cx = P[2 * a], cy = P[2 * a + 1];
-      const dx = P[2 * nxt[a]], dy = P[2 * nxt[a] + 1];
-      if ((cx > dx ? cx : dx) < sxmin) continue; // ends left of the sweep: retire it
+      if (xMax[a] < sxmin) continue; // ends left of the sweep: retire it
       active[w++] = a;
       if (--budget < 0) return 'crowded'; // too many edges side by side for this sweep
-      if (symax < (cy < dy ? cy : dy) || (cy > dy ? cy : dy) < symin) continue;
+      if (symax < yMin[a] || yMax[a] < symin) continue;
+      const cx = P[2 * a], cy = P[2 * a + 1];
+      const dx = P[2 * nxt[a]], dy = P[2 * nxt[a] + 1];
       if (nxt[a] === g || nxt[g] === a) {
         // neighbours share one point; they are fine unless they fold back along each other
         if (nxt[nxt[g]] === g) return true; // a two-point loop
