@@ -212,6 +212,21 @@ test('skin detection: strips of a slope narrower than the walls go to sparse inf
   assert.ok(Math.abs(areaOf(armOnly) - 4000 * 700) < 4000 * 40, `arm skin ${areaOf(armOnly)} µm² of ${4000 * 700}`);
 });
 
+test('skin detection: the bottom (where bridges may be) is made when read, and is the inner area less what lies below', async () => {
+  await initGeometry();
+  // an overhang: the layer reaches 4 mm past the block below it, and nothing above covers it
+  const inner = [square(0, 0, 10000)];
+  const below = [square(0, 0, 6000)];
+  const split = splitSkin(inner, [square(0, 0, 3000)], below, false, W, 500, 2 * W);
+  assert.ok(split.solid.length > 0);
+  assert.equal(areaOf(split.bottom), 10000 * 10000 - 6000 * 6000);
+  assert.equal(split.bottom, split.bottom, 'made once');
+  // a prismatic layer: no skin, and nothing bare below
+  const prism = splitSkin(inner, inner, inner, false, W, 500, 2 * W);
+  assert.equal(prism.solid.length, 0);
+  assert.deepEqual(prism.bottom, []);
+});
+
 test('layer heights: a 20 mm cube at 0.2 mm has 100 layers cut through their middles', () => {
   const specs = layerSpecs(20000, 0.2, 0.2);
   assert.equal(specs.length, 100);

@@ -202,19 +202,21 @@ export function fillForLayer(
   const shielded: ShieldedArea[] = [];
   const islandsOut: IslandPaths[] = walls.map((iw) => {
     const shield = (shielded[iw.model] ??= new ShieldedArea(coveredAbove[iw.model], coveredBelow[iw.model]));
-    const { solid, sparse, bottom } = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM, skinStripWidth, shield);
+    // (its `bottom` is read only where there is skin to bridge: it costs a boolean)
+    const split = splitSkin(iw.innerArea, coveredAbove[iw.model], coveredBelow[iw.model], allSolid, w, SKIN_EXPAND_UM, skinStripWidth, shield);
+    const { solid, sparse } = split;
     const skinOverlap = noWalls ? null : (s.skinOverlap / 100) * w;
     let skin: ExtrusionPath[] = [];
     // hollow inside (0 % infill): the layer below's sparse area is air too, and any skin may lie on it
     const hollowBelow = hollow && solid.length > 0 ? hollowOf(iw.model) : [];
-    const overAir = hollowBelow.length > 0 ? solid : bottom;
+    const overAir = () => (hollowBelow.length > 0 ? solid : split.bottom);
     // no bridges on the first layer (it lies on the bed) or on the one above a raft, nor where too little has nothing below
-    const bridgesHere = s.bridgeEnabled && g.index > 0 && !g.onRaft && solid.length > 0 && areaOf(overAir) >= MIN_AREA_LINES * w * w;
+    const bridgesHere = s.bridgeEnabled && g.index > 0 && !g.onRaft && solid.length > 0 && areaOf(overAir()) >= MIN_AREA_LINES * w * w;
     const ground = (): Paths => {
       const below = groundBelow(innerOf(g.index - 1), iw.model, w, s);
       return hollowBelow.length > 0 && below.length > 0 ? difference(below, hollowBelow) : below;
     };
-    const { bridges, rest } = bridgesHere ? splitBridges(solid, overAir, ground(), w) : { bridges: [], rest: solid };
+    const { bridges, rest } = bridgesHere ? splitBridges(solid, overAir(), ground(), w) : { bridges: [], rest: solid };
     if (rest.length > 0) skin = skinPaths(rest, w, skinAngle, skinOverlap, skinOverlap ?? 0, iw.model, 0, recent);
     for (const b of bridges) {
       for (const path of skinPaths(b.area, w, b.angle, skinOverlap, (skinOverlap ?? 0) + w / 4, iw.model, BRIDGE_INSET_SLACK_UM, recent)) {

@@ -29,8 +29,8 @@ export interface SkinSplit {
   solid: Paths;
   /** sparse infill area */
   sparse: Paths;
-  /** the part of the inner area with nothing below it (before slivers go): where bridges can be */
-  bottom: Paths;
+  /** the part of the inner area with nothing below it (before slivers go): where bridges can be; made when first read */
+  readonly bottom: Paths;
 }
 
 /**
@@ -50,20 +50,22 @@ export function splitSkin(
   stripWidth = 0,
   shielded?: ShieldedArea,
 ): SkinSplit {
-  if (inner.length === 0) return { solid: [], sparse: [], bottom: [] };
+  if (inner.length === 0) return result([], [], () => []);
   // only the parts of the neighbours near this island matter: with many islands on a layer, this
   // keeps each island's booleans small
   const box = bboxOf(inner);
   const below = near(coveredBelow, box);
-  const bottom = below.length === 0 ? inner : uncovered(inner, below);
-  if (allSolid) return { solid: inner, sparse: [], bottom };
+  // only bridges read it, and only where there is skin: worked out when first asked for
+  const bottom = () => (below.length === 0 ? inner : uncovered(inner, below));
+  if (allSolid) return result(inner, [], bottom);
   const above = near(coveredAbove, box);
   // Nothing at all above or below the island (a part's first and last layers): it is skin whole.
   // The opening below would give the inner area back (the walls already opened it by more than
   // minWidth) except at corners sharper than ~35°, whose tips it would leave to sparse infill.
-  if (below.length === 0 || above.length === 0) return { solid: inner, sparse: [], bottom };
+  if (below.length === 0 || above.length === 0) return result(inner, [], bottom);
   // a prismatic layer (the inner area repeats above and below, point for point) has no skin
-  if (bottom.length === 0 && samePaths(inner, above)) return { solid: [], sparse: inner, bottom };
+  const split = result([], inner, bottom);
+  if (samePaths(inner, above) && split.bottom.length === 0) return split;
   // Skin is what is bare above or below: inner ∖ (above ∩ below), shrunk by half of minWidth so that
   // slivers (a wall's worth of sloped surface) that would print as dust go. Shrinking a difference is
   // the difference of a shrink and a growth, (A ∖ C) ⊖ r = (A ⊖ r) ∖ (C ⊕ r): no boolean of two
@@ -72,7 +74,7 @@ export function splitSkin(
   const grown = near((shielded ?? new ShieldedArea(coveredAbove, coveredBelow)).grown(half), box);
   const shrunk = offset(inner, -half, 'miter', 3);
   let solid = shrunk.length === 0 ? [] : grown.length === 0 ? shrunk : difference(shrunk, grown);
-  if (solid.length === 0) return { solid: [], sparse: inner, bottom };
+  if (solid.length === 0) return split;
   if (stripWidth > minWidth) {
     // Strips narrower than `stripWidth` go too, except where the inner area itself is that narrow
     // (a pocket that is all skin has no sparse infill to give them to).
@@ -84,16 +86,28 @@ export function splitSkin(
     const extra = (stripWidth - minWidth) / 2;
     const wide = core.length === 0 ? [] : offset(core, -extra, 'miter', 3);
     const kept = wide.length === 0 ? [] : offset(wide.filter((p) => Math.abs(signedArea(p)) >= SPECK_AREA_UM2), extra, 'miter', 3);
-    const narrowInner = difference(inner, opening(inner, stripWidth));
-    const pockets = narrowInner.length === 0 || core.length === 0 ? [] : intersection(core, narrowInner);
+    const narrowInner = core.length === 0 ? [] : difference(inner, opening(inner, stripWidth));
+    const pockets = narrowInner.length === 0 ? [] : intersection(core, narrowInner);
     solid = pockets.length === 0 ? kept : union([...kept, ...pockets]);
-    if (solid.length === 0) return { solid: [], sparse: inner, bottom };
+    if (solid.length === 0) return split;
   }
   // grow what is left (by the expansion, which anchors the skin's edges on the sparse infill
   // around it) and keep it inside the inner area
   solid = expand > 0 ? intersection(offset(solid, half + expand, 'round', 2, 25), inner) : offset(solid, half, 'miter', 3);
   const sparse = solid.length === 0 ? inner : difference(inner, solid);
-  return { solid, sparse, bottom };
+  return result(solid, sparse, bottom);
+}
+
+/** A split whose `bottom` is made from `bottomOf` when first read. */
+function result(solid: Paths, sparse: Paths, bottomOf: () => Paths): SkinSplit {
+  let bottom: Paths | undefined;
+  return {
+    solid,
+    sparse,
+    get bottom() {
+      return (bottom ??= bottomOf());
+    },
+  };
 }
 
 /**
