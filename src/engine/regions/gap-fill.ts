@@ -88,7 +88,23 @@ function islandLines(island: Paths, p: GapFillParams): ExtrusionPath[] {
     }
     if (line.length >= 4) {
       lines.push({ type: 'WALL-INNER', points: line, closed, width: Math.round(beadWidth), model: p.model });
-      covered += (pathLength(line, closed) + (closed ? 0 : beadWidth)) * beadWidth;
+      // a lone dash's round ends reach the gap's ends; where the sliver broke into several dashes
+      // (a strip narrower between its ends), what lies between them is not covered, so no ends are
+      // counted (counted, two end dashes of a 2.35 mm strip passed for 80 % and left a 1 mm hole)
+      const ends = closed || parts.length > 1 ? 0 : beadWidth;
+      covered += (pathLength(line, closed) + ends) * beadWidth;
+    }
+  }
+  // A sliver broken into dashes at the wide spots of a strip of nearly even width (narrower between
+  // its ends): the offset at the strip's narrowest that still leaves one piece runs all along it.
+  // (a crossing or a branch may leave one piece too, along one stroke: the medial axis below is
+  // still tried, and whichever covers more is taken)
+  let best = lines;
+  if (parts.length > 1 && parts.every((q) => q.length === 1) && covered < area * COVERED_ENOUGH) {
+    const joined = joinedLine(island, halfWidth, area, p);
+    if (joined && joined.covered > covered) {
+      best = [joined.path];
+      covered = joined.covered;
     }
   }
   // The sliver runs only where the gap is within a few µm of its widest: all of a strip of even
@@ -102,7 +118,47 @@ function islandLines(island: Paths, p: GapFillParams): ExtrusionPath[] {
       return axis.paths;
     }
   }
-  return lines;
+  return best;
+}
+
+/** A strip's narrowest is at least this share of its widest for one line along it. */
+const EVEN_ENOUGH = 0.75;
+
+/**
+ * One line along a strip whose sliver broke into dashes: the largest offset (down to EVEN_ENOUGH of
+ * the half-width) that leaves one piece, turned into a line, as wide as carries the gap's area.
+ */
+function joinedLine(island: Paths, halfWidth: number, area: number, p: GapFillParams): { path: ExtrusionPath; covered: number } | null {
+  const onePiece = (d: number): Paths | null => {
+    const parts = cleanIslands(offset(island, -d, 'miter', 2));
+    return parts.length === 1 && parts[0].length === 1 ? parts[0] : null;
+  };
+  let lo = halfWidth * EVEN_ENOUGH;
+  let best = onePiece(lo);
+  if (!best) return null;
+  let hi = halfWidth;
+  for (let i = 0; i < 4; i++) {
+    const mid = (lo + hi) / 2;
+    const got = onePiece(mid);
+    if (got) {
+      lo = mid;
+      best = got;
+    } else hi = mid;
+  }
+  // the sliver is no longer a few µm thin where the strip widens: its middle, not one side
+  const line = loopToLine(best[0], true);
+  // the sliver ends the offset short of the gap's ends, and a bead is about flat-ended: out to them
+  extendEnds(line, lo);
+  const length = pathLength(line, false);
+  if (line.length < 4 || length <= 0) return null;
+  // a sliver that curls (a C, a spiral) has no middle halfway between its sides: such a line leaves the gap
+  const strays = clipLines([line], offset(island, 2, 'miter', 2), false);
+  if (strays.reduce((sum, l) => sum + pathLength(l, false), 0) > 10) return null;
+  // the line runs the gap's length: as wide as carries its area, between the strip's narrowest and
+  // widest (a line along one stroke of a crossing would otherwise be made as wide as all the arms hold)
+  const width = Math.min(Math.max(Math.min(area / length, 2 * halfWidth), 2 * lo, p.minWidth), p.width * 1.5);
+  const path: ExtrusionPath = { type: 'WALL-INNER', points: line, closed: false, width: Math.round(width), model: p.model };
+  return { path, covered: length * width };
 }
 
 /** A dab's gap is at most this many bead widths long, */
@@ -290,7 +346,7 @@ function sliverEnds(loop: Path): [number, number] | null {
  * Turns a thin closed loop into the open line it wraps: from one end to the other along one side.
  * The ends are where the loop turns back; failing that (no clear ends), the two farthest points.
  */
-function loopToLine(loop: Path): Path {
+function loopToLine(loop: Path, middle = false): Path {
   const n = loop.length / 2;
   if (n < 2) return [];
   // farthest pair: start from vertex 0, find the farthest, then the farthest from that
@@ -317,5 +373,70 @@ function loopToLine(loop: Path): Path {
     line.push(loop[2 * i], loop[2 * i + 1]);
     if (i === b) break;
   }
-  return line;
+  if (!middle) return line;
+  const other: Path = [];
+  for (let i = a; ; i = (i + n - 1) % n) {
+    other.push(loop[2 * i], loop[2 * i + 1]);
+    if (i === b) break;
+  }
+  return midway(line, other);
+}
+
+/** Moves an open line's two end points outward along its end segments by `by` µm. */
+function extendEnds(line: Path, by: number): void {
+  const n = line.length;
+  if (n < 4 || by <= 0) return;
+  const push = (end: number, next: number): void => {
+    const dx = line[end] - line[next], dy = line[end + 1] - line[next + 1];
+    const len = Math.hypot(dx, dy);
+    if (len === 0) return;
+    line[end] = Math.round(line[end] + (dx / len) * by);
+    line[end + 1] = Math.round(line[end + 1] + (dy / len) * by);
+  };
+  push(0, 2);
+  push(n - 2, n - 4);
+}
+
+/** The line halfway between two lines with the same ends, point for point at equal shares of length. */
+function midway(p: Path, q: Path): Path {
+  const m = Math.max(p.length, q.length) >> 1;
+  const at = (line: Path, cum: number[], t: number): [number, number] => {
+    const target = t * cum[cum.length - 1];
+    let k = 1;
+    while (k < cum.length - 1 && cum[k] < target) k++;
+    const seg = cum[k] - cum[k - 1];
+    const f = seg > 0 ? (target - cum[k - 1]) / seg : 0;
+    return [line[2 * k - 2] + (line[2 * k] - line[2 * k - 2]) * f, line[2 * k - 1] + (line[2 * k + 1] - line[2 * k - 1]) * f];
+  };
+  const lengths = (line: Path): number[] => {
+    const cum = [0];
+    for (let i = 2; i < line.length; i += 2) cum.push(cum[cum.length - 1] + Math.hypot(line[i] - line[i - 2], line[i + 1] - line[i - 1]));
+    return cum;
+  };
+  if (m < 2) return p;
+  const cp = lengths(p), cq = lengths(q);
+  const out: Path = [];
+  for (let i = 0; i < m; i++) {
+    const t = i / (m - 1);
+    const [px, py] = at(p, cp, t), [qx, qy] = at(q, cq, t);
+    const x = Math.round((px + qx) / 2), y = Math.round((py + qy) / 2);
+    // (no repeated points)
+    if (out.length === 0 || x !== out[out.length - 2] || y !== out[out.length - 1]) out.push(x, y);
+  }
+  // both lines start at one corner of a blunt end: the end points are brought onto the line's
+  // direction, as far out along it as they were
+  const straighten = (end: number, next: number): void => {
+    const dx = out[end] - out[next], dy = out[end + 1] - out[next + 1];
+    const nx = out[next] - out[next + 2 * Math.sign(next - end)], ny = out[next + 1] - out[next + 1 + 2 * Math.sign(next - end)];
+    const len = Math.hypot(nx, ny);
+    const along = len > 0 ? (dx * nx + dy * ny) / len : 0;
+    if (along <= 0) return;
+    out[end] = Math.round(out[next] + (nx / len) * along);
+    out[end + 1] = Math.round(out[next + 1] + (ny / len) * along);
+  };
+  if (out.length >= 6) {
+    straighten(0, 2);
+    straighten(out.length - 2, out.length - 4);
+  }
+  return out;
 }
