@@ -220,6 +220,8 @@ export function dabLine(island: Paths, area: number, width: number): Path {
 
 /** Share of a gap's area its sliver lines must cover before the medial axis is tried instead. */
 const COVERED_ENOUGH = 0.7;
+/** How far a point's width may be off the straight change between the axis points kept around it, µm. */
+const AXIS_WIDTH_TOLERANCE = 25;
 /** How far a bead's width may drift along one extrusion path before the path is split (share). */
 const WIDTH_STEP = 0.15;
 
@@ -232,7 +234,7 @@ function axisGapFill(island: Paths, perimeter: number, halfWidthGuess: number, p
   const out: ExtrusionPath[] = [];
   let covered = 0;
   for (const raw of medialAxis(island, spacing)) {
-    const line = simplifyAxis(raw, 10);
+    const line = simplifyAxis(raw, 10, AXIS_WIDTH_TOLERANCE);
     const n = line.points.length >> 1;
     if (n < 2) continue;
     const length = pathLength(line.points, line.closed);

@@ -247,25 +247,36 @@ class AxisGraph {
   }
 }
 
-/** Douglas–Peucker on a line with widths: keeps points off the line by more than `epsilon` µm. */
-export function simplifyAxis(line: AxisLine, epsilon: number): AxisLine {
+/**
+ * Douglas–Peucker on a line with widths: keeps points off the line by more than `epsilon` µm, and
+ * points whose width is off the straight change between the kept ends by more than `widthEpsilon` µm
+ * (a straight strip that tapers to both ends must keep its wide middle, or it is printed as thin as
+ * its ends).
+ */
+export function simplifyAxis(line: AxisLine, epsilon: number, widthEpsilon = Infinity): AxisLine {
   const n = line.points.length >> 1;
   if (n <= 2) return line;
   const keep = new Uint8Array(n);
   keep[0] = keep[n - 1] = 1;
   const p = line.points;
+  const w = line.widths;
   const stack: Array<[number, number]> = [[0, n - 1]];
   while (stack.length > 0) {
     const [a, b] = stack.pop()!;
     const ax = p[2 * a], ay = p[2 * a + 1], bx = p[2 * b], by = p[2 * b + 1];
     const len = Math.hypot(bx - ax, by - ay);
-    let far = -1, fd = epsilon;
+    let far = -1, fd = 1;
+    const wa = w[a], wb = w[b];
     for (let i = a + 1; i < b; i++) {
       const dist = len > 0
         ? Math.abs((bx - ax) * (ay - p[2 * i + 1]) - (ax - p[2 * i]) * (by - ay)) / len
         : Math.hypot(p[2 * i] - ax, p[2 * i + 1] - ay);
-      if (dist > fd) {
-        fd = dist;
+      // the width the kept ends would give this point, by its place between them (index share: the
+      // samples are about evenly spaced)
+      const t = (i - a) / (b - a);
+      const off = Math.max(dist / epsilon, Math.abs(w[i] - (wa + (wb - wa) * t)) / widthEpsilon);
+      if (off > fd) {
+        fd = off;
         far = i;
       }
     }
