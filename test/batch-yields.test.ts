@@ -2,14 +2,17 @@
 // loop a turn every few tens of milliseconds of work, not only between chunks of 32 layers: a Ctrl-C
 // handler waited for the whole chunk, cold code included (1.6–2.6 s on the Stanford bunny at 0.06 mm
 // layers, the section cut of all 2,573 planes and the first 32 layers). The clock is faked so that
-// the test does not depend on the machine's speed: every reading is 50 ms after the last.
+// the test does not depend on the machine's speed: every reading is 50 ms after the last. The support
+// pass before the layers (3–5 s of the bunny's, all at once) the same.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { slice } from '../src/engine/pipeline.js';
 import { sliceMeshSteps } from '../src/engine/layers/index.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import { initGeometry } from '../src/engine/geom/clipper.js';
-import { box, squareTube } from './mesh-fixtures.js';
+import { box, merge, squareTube } from './mesh-fixtures.js';
+import { drain, paced, runYielding } from '../src/engine/steps.js';
+import { SliceCancelled } from '../src/engine/types.js';
 import type { Mesh } from '../src/engine/types.js';
 
 const meshOf = (m: { positions: number[]; indices: number[] }): Mesh => ({ positions: Float32Array.from(m.positions), indices: Uint32Array.from(m.indices) });
@@ -69,4 +72,51 @@ test('the section sweep yields after every 16 planes and returns the same sectio
   assert.equal(yields, 2); // after planes 16 and 32
   assert.equal(r.value.length, 40);
   for (const s of r.value) assert.equal(s.length, 1);
+});
+
+/** Turns of the event loop while `run` runs, with a clock that says 50 ms at each reading. */
+async function turnsWithSlowClock(run: () => Promise<unknown>): Promise<number> {
+  const realNow = performance.now.bind(performance);
+  let fake = realNow();
+  let turns = 0;
+  let counting = true;
+  const count = (): void => {
+    turns++;
+    if (counting) setImmediate(count);
+  };
+  performance.now = () => (fake += 50);
+  try {
+    setImmediate(count);
+    await run();
+  } finally {
+    performance.now = realNow;
+    counting = false;
+  }
+  return turns;
+}
+
+test('the support pass gives the event loop turns too', async () => {
+  await initGeometry();
+  // a slab on a post: an overhang that needs support on its 30 layers under the slab
+  const mesh = meshOf(merge(box(8, 8, 0, 12, 12, 6), box(0, 0, 6, 20, 20, 8)));
+  const withSupport = await turnsWithSlowClock(() => slice([{ name: 'mushroom', mesh }], defaultSettings({ supportType: 'everywhere' })));
+  const without = await turnsWithSlowClock(() => slice([{ name: 'mushroom', mesh }], defaultSettings()));
+  // the support walk down the 30 layers (and its interface split) at least one turn each
+  assert.ok(withSupport - without >= 30, `${withSupport} turns with support, ${without} without`);
+});
+
+test('paced passes a yield on only when the time is up; drain and runYielding return the result', async () => {
+  function* work(n: number): Generator<void, number> {
+    for (let i = 0; i < n; i++) yield;
+    return n;
+  }
+  assert.equal(drain(work(5)), 5);
+  let passed = 0;
+  const p = paced(work(100), 1e9);
+  for (let r = p.next(); !r.done; r = p.next()) passed++;
+  assert.equal(passed, 0);
+  assert.equal(await runYielding(paced(work(10), 0)), 10);
+  const stop = new AbortController();
+  stop.abort();
+  await assert.rejects(runYielding(work(3), stop.signal), SliceCancelled);
 });

@@ -6,6 +6,7 @@ import { throwIfAborted } from './types.js';
 import type { SliceSettings } from './settings.js';
 import type { LayerSpec } from './setup/layer-heights.js';
 import { sliceMeshSteps } from './layers/index.js';
+import { YIELD_AFTER_MS, drain, paced, runYielding } from './steps.js';
 import { wallsForLayer, fillForLayer, innerAreasByModel, type IslandWalls, type LayerGeometry } from './regions/build.js';
 import type { LayerRegions } from './regions/types.js';
 import { RecentResults } from './regions/recent-results.js';
@@ -118,11 +119,7 @@ export type LayerExecutor = ((
 };
 
 export function runLayerBatch(b: LayerBatch, onLayer?: LayerProgress, signal?: AbortSignal, options: BatchOptions = {}): BatchResult {
-  const steps = layerBatchSteps(b, onLayer, signal, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return drain(layerBatchSteps(b, onLayer, signal, options));
 }
 
 /**
@@ -130,18 +127,9 @@ export function runLayerBatch(b: LayerBatch, onLayer?: LayerProgress, signal?: A
  * CLI's small models) otherwise held it for the whole slice, and Ctrl-C's handler, which aborts the
  * signal, ran only once the slice was done (37 s on a grid at 0.01 mm layers).
  */
-export async function runLayerBatchYielding(b: LayerBatch, onLayer?: LayerProgress, signal?: AbortSignal, options: BatchOptions = {}): Promise<BatchResult> {
-  const steps = layerBatchSteps(b, onLayer, signal, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    throwIfAborted(signal);
-  }
+export function runLayerBatchYielding(b: LayerBatch, onLayer?: LayerProgress, signal?: AbortSignal, options: BatchOptions = {}): Promise<BatchResult> {
+  return runYielding(layerBatchSteps(b, onLayer, signal, options), signal);
 }
-
-/** How long runLayerBatch's work goes on between two yields, at most (ms, give or take a layer). */
-const YIELD_AFTER_MS = 40;
 
 /**
  * runLayerBatch's work: it yields after each chunk of layers and whenever it has worked YIELD_AFTER_MS
@@ -168,17 +156,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
   const sections: Array<Array<Paths | undefined>> = [];
   if (precut) sections.push(precut.slice(lo, hi));
   else {
-    for (const m of b.models) {
-      const cut = sliceMeshSteps(m.positions, m.indices, zs, undefined, m.triangles);
-      for (;;) {
-        const step = cut.next();
-        if (step.done) {
-          sections.push(step.value);
-          break;
-        }
-        if (due()) yield;
-      }
-    }
+    for (const m of b.models) sections.push(yield* paced(sliceMeshSteps(m.positions, m.indices, zs, undefined, m.triangles), YIELD_AFTER_MS));
   }
   // modifiers in ascending priority (stable: equal priorities keep their order)
   const modifierOrder = b.models

@@ -17,7 +17,8 @@ import { ToolpathBudget } from './plan/toolpath-budget.js';
 import { toOutputFormat } from './output/output-format.js';
 import { ENGINE_VERSION } from './version.js';
 import { raftHeights } from './adhesion/raft.js';
-import { supportPrepass, type Prepass } from './support/prepass.js';
+import { supportPrepassSteps, type Prepass } from './support/prepass.js';
+import { YIELD_AFTER_MS, paced, runYielding } from './steps.js';
 import { crossSectionVertices } from './setup/work-estimate.js';
 import { trianglesPerRange } from './layers/index.js';
 import { commentSafe } from './output/comment-text.js';
@@ -84,7 +85,10 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   let prepass: Prepass | undefined;
   if (settings.supportType !== 'none' || raft.length > 0) {
     t0 = performance.now();
-    prepass = supportPrepass(batchModels, specs, settings, signal, (f) => opts.onProgress?.(LAYER_SHARE * SUPPORT_SHARE * f, 'support'));
+    // on the main thread (the CLI) it gives the event loop a turn now and then, as the layers do, so
+    // that Ctrl-C is seen: the Stanford bunny's support took 3–5 s
+    const steps = supportPrepassSteps(batchModels, specs, settings, signal, (f) => opts.onProgress?.(LAYER_SHARE * SUPPORT_SHARE * f, 'support'));
+    prepass = await runYielding(paced(steps, YIELD_AFTER_MS), signal);
     timings.support = performance.now() - t0;
   }
 

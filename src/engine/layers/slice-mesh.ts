@@ -4,6 +4,7 @@
 // by edge keys, closes what the mesh left open, reduces points and resolves overlaps with a
 // non-zero union (overlapping shells merge; holes wound the other way subtract).
 import type { Paths } from '../types.js';
+import { drain, type Steps } from '../steps.js';
 import { unionLoops } from './union-loops.js';
 import { SegmentBuffer, cutTriangles } from './segments.js';
 import { bucketTriangles, addEntering } from './buckets.js';
@@ -73,11 +74,7 @@ function layerLoops(seg: SegmentBuffer, scratch: Scratch, report: SliceReport): 
  * the result is the same.
  */
 export function sliceMesh(positionsUm: Float64Array, indices: Uint32Array, zs: number[], report?: SliceReport, triangles?: Uint32Array): Paths[] {
-  const steps = sliceMeshSteps(positionsUm, indices, zs, report, triangles);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return drain(sliceMeshSteps(positionsUm, indices, zs, report, triangles));
 }
 
 /** Planes cut between two yields of sliceMeshSteps (a few ms on a large mesh, warm). */
@@ -88,7 +85,7 @@ const PLANES_PER_STEP = 16;
  * its event loop a turn (a Ctrl-C handler waited ~0.4 s for the Stanford bunny's 2,573 planes at
  * 0.06 mm layers, cold code, longer on a busy machine).
  */
-export function* sliceMeshSteps(positionsUm: Float64Array, indices: Uint32Array, zs: number[], report?: SliceReport, triangles?: Uint32Array): Generator<void, Paths[]> {
+export function* sliceMeshSteps(positionsUm: Float64Array, indices: Uint32Array, zs: number[], report?: SliceReport, triangles?: Uint32Array): Steps<Paths[]> {
   const rep: SliceReport = report ?? { stitchedLayers: 0, droppedChains: 0 };
   const nL = zs.length;
   const result: Paths[] = new Array(nL);

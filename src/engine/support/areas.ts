@@ -5,6 +5,7 @@
 // it returns is plain data (µm paths) a batch can take to another thread.
 import type { Paths } from '../types.js';
 import { throwIfAborted } from '../types.js';
+import { drain, type Steps } from '../steps.js';
 import { difference, intersection, islands, offset, simplify, union, unionWith } from '../geom/clipper.js';
 import { areaOf } from '../geom/path-math.js';
 
@@ -63,6 +64,17 @@ export function supportAreas(
   signal?: AbortSignal,
   onProgress?: (f: number) => void,
 ): Array<SupportLayer | undefined> {
+  return drain(supportAreaSteps(exact, heights, p, signal, onProgress));
+}
+
+/** supportAreas' work, yielding after each layer of each walk. */
+export function* supportAreaSteps(
+  exact: Paths[],
+  heights: number[],
+  p: SupportAreaParams,
+  signal?: AbortSignal,
+  onProgress?: (f: number) => void,
+): Steps<Array<SupportLayer | undefined>> {
   const n = exact.length;
   // support needs no fine detail (the batch clips its lines against the exact outlines): fewer
   // vertices make every offset and boolean below cheaper
@@ -74,6 +86,7 @@ export function supportAreas(
   // the area still looking for something to stand on, as seen from layer j + 1
   let carry: Paths = [];
   for (let j = n - 2; j >= 0; j--) {
+    yield;
     if ((j & 3) === 0) throwIfAborted(signal);
     if ((j & 15) === 0) onProgress?.((n - j) / n);
     const up = outlines[j + 1];
@@ -106,8 +119,8 @@ export function supportAreas(
     if (a.length > 0) areas[j] = a;
   }
   onProgress?.(1);
-  if (p.buildplateOnly) dropColumnsOnModel(areas, outlines, signal);
-  return splitInterface(areas, outlines, zGap, Math.max(0, Math.round(p.interfaceLayers)), signal);
+  if (p.buildplateOnly) yield* dropColumnsOnModel(areas, outlines, signal);
+  return yield* splitInterface(areas, outlines, zGap, Math.max(0, Math.round(p.interfaceLayers)), signal);
 }
 
 /** The part on the layers a roof under it would touch: `count` layers above layer j's Z gap. */
@@ -135,9 +148,10 @@ function keepClear(a: Paths, outline: Paths, above: Paths, p: SupportAreaParams)
 }
 
 /** 'buildplate': each layer's support minus the model's footprint on every layer below it. */
-function dropColumnsOnModel(areas: Array<Paths | undefined>, outlines: Paths[], signal?: AbortSignal): void {
+function* dropColumnsOnModel(areas: Array<Paths | undefined>, outlines: Paths[], signal?: AbortSignal): Steps<void> {
   let footprint: Paths = [];
   for (let j = 0; j < areas.length; j++) {
+    yield;
     if ((j & 7) === 0) throwIfAborted(signal);
     const a = areas[j];
     if (a && footprint.length > 0) {
@@ -149,11 +163,12 @@ function dropColumnsOnModel(areas: Array<Paths | undefined>, outlines: Paths[], 
 }
 
 /** The top `count` layers of support under the part (above the Z gap) become interface. */
-function splitInterface(areas: Array<Paths | undefined>, outlines: Paths[], zGap: number, count: number, signal?: AbortSignal): Array<SupportLayer | undefined> {
+function* splitInterface(areas: Array<Paths | undefined>, outlines: Paths[], zGap: number, count: number, signal?: AbortSignal): Steps<Array<SupportLayer | undefined>> {
   const out: Array<SupportLayer | undefined> = new Array(areas.length);
   for (let j = 0; j < areas.length; j++) {
     const a = areas[j];
     if (!a) continue;
+    yield;
     if ((j & 7) === 0) throwIfAborted(signal);
     const above: Paths = [];
     for (let k = zGap + 1; k <= zGap + count && j + k < outlines.length; k++) above.push(...outlines[j + k]);

@@ -5,10 +5,11 @@ import type { Paths } from '../types.js';
 import { throwIfAborted } from '../types.js';
 import type { SliceSettings } from '../settings.js';
 import type { LayerSpec } from '../setup/layer-heights.js';
-import { sliceMesh } from '../layers/index.js';
+import { sliceMeshSteps } from '../layers/index.js';
+import { drain, type Steps } from '../steps.js';
 import { union } from '../geom/clipper.js';
 import { raftOutline } from '../adhesion/raft.js';
-import { overhangXYDistance, supportAreas, type SupportLayer } from './areas.js';
+import { overhangXYDistance, supportAreaSteps, type SupportLayer } from './areas.js';
 
 export interface PrepassModel {
   positions: Float64Array;
@@ -28,6 +29,11 @@ export interface Prepass {
 
 /** `onProgress` gets the share of the pass done, 0 … 1, now and then. */
 export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: SliceSettings, signal?: AbortSignal, onProgress?: (f: number) => void): Prepass {
+  return drain(supportPrepassSteps(models, specs, s, signal, onProgress));
+}
+
+/** supportPrepass' work, yielding every few planes of the cut and after each layer of the support walks. */
+export function* supportPrepassSteps(models: PrepassModel[], specs: LayerSpec[], s: SliceSettings, signal?: AbortSignal, onProgress?: (f: number) => void): Steps<Prepass> {
   const first = specs.findIndex((l) => !l.raft);
   const support: Array<SupportLayer | undefined> = new Array(specs.length);
   if (first < 0) return { support };
@@ -36,7 +42,8 @@ export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: Sl
   // support needs every layer; a raft alone needs only the first
   const modelSpecs = wantSupport ? specs.slice(first) : [specs[first]];
   const zs = modelSpecs.map((l) => l.sliceZ);
-  const perModel = printed.map((m) => sliceMesh(m.positions, m.indices, zs));
+  const perModel: Paths[][] = [];
+  for (const m of printed) perModel.push(yield* sliceMeshSteps(m.positions, m.indices, zs));
   throwIfAborted(signal);
   // cutting the layers takes about a fifth of the pass
   onProgress?.(0.2);
@@ -46,7 +53,7 @@ export function supportPrepass(models: PrepassModel[], specs: LayerSpec[], s: Sl
   });
   perModel.length = 0;
   if (wantSupport) {
-    const areas = supportAreas(
+    const areas = yield* supportAreaSteps(
       outlines,
       modelSpecs.map((l) => l.height),
       {
