@@ -3,7 +3,7 @@
 // grace then ended the thread) while the progress bar sat still.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeGcodeBytes } from '../src/engine/output/gcode-writer.js';
+import { writeGcodeBytes, writeGcodeSteps } from '../src/engine/output/gcode-writer.js';
 import { slice } from '../src/engine/pipeline.js';
 import { SliceCancelled, type ModelInput } from '../src/engine/types.js';
 import { planLayer } from './plan-fixtures.js';
@@ -87,3 +87,18 @@ test('through slice(): a stop that comes in the output stage cancels the slice',
   );
   assert.ok(afterStop <= 1, `${afterStop} reports after the stop`);
 });
+
+for (const keepTextMaxOps of [0, 1_000_000]) {
+  test(`the write yields every 8 layers of each walk, for a caller on the main thread (${keepTextMaxOps === 0 ? 'two walks' : 'one walk'})`, () => {
+    const steps = writeGcodeSteps(layers(400), defaultSettings(), META, { keepTextMaxOps });
+    let yields = 0;
+    let r = steps.next();
+    while (!r.done) {
+      yields++;
+      r = steps.next();
+    }
+    // 50 places a walk; the text of a small print is made in the first walk, the second still walks
+    assert.equal(yields, 100);
+    assert.ok(Buffer.from(r.value.output).equals(Buffer.from(writeGcodeBytes(layers(400), defaultSettings(), META, { keepTextMaxOps }).output)));
+  });
+}

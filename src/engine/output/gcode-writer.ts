@@ -5,6 +5,7 @@
 import type { LayerPlan } from '../plan/types.js';
 import type { SliceSettings } from '../settings.js';
 import { SliceError, throwIfAborted, type Bounds3 } from '../types.js';
+import { drain, type Steps } from '../steps.js';
 import { sumByGroup } from './estimator.js';
 import { flavorRules, klipperObjectNames, type FlavorRules } from './flavors.js';
 import { headerLines } from './header.js';
@@ -76,12 +77,16 @@ const TIMED_SHARE = 0.6;
 class WriteWatch {
   constructor(private readonly options: WriteOptions, private readonly layerCount: number) {}
 
-  /** Throws SliceCancelled when asked to stop; every CHECK_EVERY layers reports how far the walk is. */
-  layer(i: number, pass: 1 | 2): void {
-    if (i % CHECK_EVERY !== 0) return;
+  /**
+   * Throws SliceCancelled when asked to stop; every CHECK_EVERY layers reports how far the walk is,
+   * and says true: a place to yield.
+   */
+  layer(i: number, pass: 1 | 2): boolean {
+    if (i % CHECK_EVERY !== 0) return false;
     throwIfAborted(this.options.signal);
     const f = i / Math.max(1, this.layerCount);
     this.report(pass === 1 ? PASS1_SHARE * f : TIMED_SHARE + (1 - TIMED_SHARE) * f);
+    return true;
   }
 
   /** Between the stages: a stop check and a fixed point on the bar. */
@@ -119,12 +124,12 @@ const KEEP_TEXT_MAX_OPS = 100_000;
  * straight into the file's chunks. So no layer text is held while the moves are simulated. A small
  * print (KEEP_TEXT_MAX_OPS) gets its text in pass 1 and is walked once.
  */
-function assembleGcode(
+function* assembleGcode(
   input: readonly LayerPlan[] | PlanSource,
   settings: SliceSettings,
   meta: GcodeMeta,
   options: WriteOptions = {},
-): WrittenGcodeBytes {
+): Steps<WrittenGcodeBytes> {
   const plans: PlanSource = Array.isArray(input) ? planSourceOf(input) : (input as PlanSource);
   const rules = flavorRules(settings.gcodeFlavor);
   const layerCount = plans.length;
@@ -136,7 +141,7 @@ function assembleGcode(
 
   const keepText = plans.opCount <= (options.keepTextMaxOps ?? KEEP_TEXT_MAX_OPS);
   const watch = new WriteWatch(options, layerCount);
-  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory, bodies, endGcode, warnings } = emitAndTime(
+  const { layerIndices, startTime, layerTimesS, printTimeS, emitted, startPos, memory, bodies, endGcode, warnings } = yield* emitAndTime(
     plans, settings, meta, rules, objectNames, startGcode, filledEnd, keepText, watch,
   );
   watch.stage(TIMED_SHARE);
@@ -186,7 +191,7 @@ function assembleGcode(
   });
   let elapsed = startTime;
   for (let i = 0; i < layerCount; i++) {
-    watch.layer(i, 2);
+    if (watch.layer(i, 2)) yield;
     out.push(`;LAYER:${layerIndices[i]}`, progressLine(elapsed, printTimeS));
     // one string per layer: one encoding call for its thousands of lines
     let body: string;
@@ -216,8 +221,13 @@ function assembleGcode(
 
 /** The G-code as bytes, or a SliceError saying what to change when it would be larger than one file can be. */
 export function writeGcodeBytes(...args: Parameters<typeof assembleGcode>): WrittenGcodeBytes {
+  return drain(writeGcodeSteps(...args));
+}
+
+/** writeGcodeBytes' work, yielding every few layers of each walk (for a caller on the main thread). */
+export function* writeGcodeSteps(...args: Parameters<typeof assembleGcode>): Steps<WrittenGcodeBytes> {
   try {
-    return assembleGcode(...args);
+    return yield* assembleGcode(...args);
   } catch (err) {
     if (!(err instanceof FileTooLarge)) throw err;
     const size = Number.isInteger((err.limit + 1) / 2 ** 30) ? `${(err.limit + 1) / 2 ** 30} GiB` : `${err.limit} bytes`;
@@ -234,7 +244,7 @@ export function writeGcodeBytes(...args: Parameters<typeof assembleGcode>): Writ
  * The moves and the simulation's arrays (the largest things the writer makes) are dropped when this
  * returns, before the file is assembled.
  */
-function emitAndTime(
+function* emitAndTime(
   plans: PlanSource,
   settings: SliceSettings,
   meta: GcodeMeta,
@@ -267,7 +277,7 @@ function emitAndTime(
   const layerIndices: number[] = [];
   const bodies: string[] | null = keepText ? [] : null;
   for (let i = 0; i < layerCount; i++) {
-    watch.layer(i, 1);
+    if (watch.layer(i, 1)) yield;
     const plan = plans.get(i);
     layerStarts.push(moves.length);
     layerIndices.push(plan.index);
