@@ -17,9 +17,8 @@ import type { Mesh } from '../src/engine/types.js';
 
 const meshOf = (m: { positions: number[]; indices: number[] }): Mesh => ({ positions: Float32Array.from(m.positions), indices: Uint32Array.from(m.indices) });
 
-test('on the main thread, a slice yields to the event loop whenever the clock says it has worked long enough', async () => {
-  await initGeometry();
-  const mesh = meshOf(squareTube(20, 10, 10)); // 50 layers of 0.2 mm: two chunks
+/** Turns of the event loop while `run` runs, with a clock that says 50 ms at each reading. */
+async function turnsWithSlowClock(run: () => Promise<unknown>): Promise<number> {
   const realNow = performance.now.bind(performance);
   let fake = realNow();
   let turns = 0;
@@ -31,11 +30,18 @@ test('on the main thread, a slice yields to the event loop whenever the clock sa
   performance.now = () => (fake += 50);
   try {
     setImmediate(count);
-    await slice([{ name: 'tube', mesh }], defaultSettings());
+    await run();
   } finally {
     performance.now = realNow;
     counting = false;
   }
+  return turns;
+}
+
+test('on the main thread, a slice yields to the event loop whenever the clock says it has worked long enough', async () => {
+  await initGeometry();
+  const mesh = meshOf(squareTube(20, 10, 10)); // 50 layers of 0.2 mm: two chunks
+  const turns = await turnsWithSlowClock(() => slice([{ name: 'tube', mesh }], defaultSettings()));
   // each layer's walls, fill and plan are a yield each when every reading is 50 ms on; between
   // chunks only, the loop turned a handful of times (the awaits of the pipeline and the one yield)
   assert.ok(turns >= 3 * 50, `${turns} turns of the event loop for 50 layers`);
@@ -73,27 +79,6 @@ test('the section sweep yields after every 16 planes and returns the same sectio
   assert.equal(r.value.length, 40);
   for (const s of r.value) assert.equal(s.length, 1);
 });
-
-/** Turns of the event loop while `run` runs, with a clock that says 50 ms at each reading. */
-async function turnsWithSlowClock(run: () => Promise<unknown>): Promise<number> {
-  const realNow = performance.now.bind(performance);
-  let fake = realNow();
-  let turns = 0;
-  let counting = true;
-  const count = (): void => {
-    turns++;
-    if (counting) setImmediate(count);
-  };
-  performance.now = () => (fake += 50);
-  try {
-    setImmediate(count);
-    await run();
-  } finally {
-    performance.now = realNow;
-    counting = false;
-  }
-  return turns;
-}
 
 test('the support pass gives the event loop turns too', async () => {
   await initGeometry();

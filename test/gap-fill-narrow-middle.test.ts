@@ -4,31 +4,9 @@
 // along its length, not print the dashes and leave the middle bare.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { areaOf } from '../src/engine/geom/path-math.js';
-import { difference, initGeometry, offsetOpen } from '../src/engine/geom/clipper.js';
+import { initGeometry } from '../src/engine/geom/clipper.js';
 import { gapFillLines } from '../src/engine/regions/gap-fill.js';
-import type { Path } from '../src/engine/types.js';
-
-/** A strip along x, `length` long, `middle` wide at x = 0 and `end` wide at both ends. */
-function strip(length: number, middle: number, end: number): Path {
-  const top: number[][] = [];
-  const bottom: number[][] = [];
-  for (let i = 0; i <= 24; i++) {
-    const x = Math.round(-length / 2 + (length * i) / 24);
-    const half = Math.round((middle + ((end - middle) * Math.abs(x)) / (length / 2)) / 2);
-    bottom.push([x, -half]);
-    top.unshift([x, half]);
-  }
-  return [...bottom, ...top].flat();
-}
-
-/** The gap's area no bead covers (beads as round-ended strokes of their width), µm². */
-function bare(gap: Path, width = 400): { bare: number; area: number } {
-  const lines = gapFillLines([gap], { width, minWidth: 100, model: 0 });
-  let left = [gap];
-  for (const l of lines) left = difference(left, offsetOpen([l.points], l.width / 2, 'round', l.closed ? 'joined' : 'round'));
-  return { bare: areaOf(left), area: areaOf([gap]) };
-}
+import { gapFillOf as bare, strip } from './gap-fixtures.js';
 
 test('a strip 2.4 mm long, 0.40 mm wide in the middle and 0.51 mm at its ends is filled along its length', async () => {
   await initGeometry();

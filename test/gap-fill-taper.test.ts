@@ -3,40 +3,18 @@
 // its two ends and their widths, and the whole gap was printed as thin as its tips.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { areaOf } from '../src/engine/geom/path-math.js';
-import { difference, initGeometry, offsetOpen } from '../src/engine/geom/clipper.js';
-import { gapFillLines } from '../src/engine/regions/gap-fill.js';
+import { initGeometry } from '../src/engine/geom/clipper.js';
 import { simplifyAxis } from '../src/engine/regions/medial-axis.js';
-import type { Path } from '../src/engine/types.js';
-
-/** A strip along x, `length` long, `middle` wide at x = 0 and narrowing straight to `end` at both ends. */
-function taper(length: number, middle: number, end: number): Path {
-  const top: number[][] = [];
-  const bottom: number[][] = [];
-  for (let i = 0; i <= 24; i++) {
-    const x = Math.round(-length / 2 + (length * i) / 24);
-    const half = Math.round((middle + ((end - middle) * Math.abs(x)) / (length / 2)) / 2);
-    bottom.push([x, -half]);
-    top.unshift([x, half]);
-  }
-  return [...bottom, ...top].flat();
-}
-
-/** The gap's area no bead covers (beads as round-ended strokes of their width), µm². */
-function bare(gap: Path): { bare: number; area: number; widest: number } {
-  const lines = gapFillLines([gap], { width: 400, minWidth: 100, model: 0 });
-  let left = [gap];
-  for (const l of lines) left = difference(left, offsetOpen([l.points], l.width / 2, 'round', l.closed ? 'joined' : 'round'));
-  return { bare: areaOf(left), area: areaOf([gap]), widest: Math.max(...lines.map((l) => l.width)) };
-}
+import { gapFillOf, strip } from './gap-fixtures.js';
 
 for (const [length, middle, end] of [[4000, 550, 150], [3000, 500, 250], [6000, 580, 120]]) {
   test(`a gap ${length / 1000} mm long tapering from ${middle / 1000} mm in the middle to ${end / 1000} mm at its ends is filled as wide as it is`, async () => {
     await initGeometry();
-    const r = bare(taper(length, middle, end));
+    const r = gapFillOf(strip(length, middle, end));
+    const widest = Math.max(...r.lines.map((l) => l.width));
     // one line as wide as the ends left 29–60 % of it bare
     assert.ok(r.bare < 0.08 * r.area, `bare ${(r.bare / 1e6).toFixed(3)} of ${(r.area / 1e6).toFixed(3)} mm²`);
-    assert.ok(r.widest > 0.85 * middle, `widest bead ${r.widest} µm in a gap ${middle} µm wide`);
+    assert.ok(widest > 0.85 * middle, `widest bead ${widest} µm in a gap ${middle} µm wide`);
   });
 }
 
