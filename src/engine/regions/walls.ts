@@ -3,6 +3,7 @@
 import type { ExtrusionPath, Paths } from '../types.js';
 import { difference, offset } from '../geom/clipper.js';
 import { areaOf } from '../geom/path-math.js';
+import { facingWalls } from './facing-walls.js';
 
 export interface WallResult {
   /** loops per inset, [0] = outer */
@@ -42,17 +43,22 @@ export function computeWalls(outline: Paths, p: WallParams): WallResult {
     const loops = offset(outline, -(w / 2 + k * w), 'miter', 3);
     const kept = loops.filter((l) => Math.abs(areaOf([l])) > MIN_LOOP_AREA_FACTOR * w * w);
     if (kept.length === 0) break;
+    // gaps, the inner area and travels go by the full inset; where a piece of an inner inset is
+    // thinner than a line all over, its loops would overlap the facing ones and share the space
+    // instead (facing-walls.ts)
     centreLines.push(kept);
-    walls.push(
+    last = kept;
+    const facing = k === 0 ? null : facingWalls(kept, w, p.model);
+    const level: ExtrusionPath[] =
+      facing ??
       kept.map((points) => ({
         type: k === 0 ? 'WALL-OUTER' : 'WALL-INNER',
         points,
         closed: true,
         width: w,
         model: p.model,
-      })),
-    );
-    last = kept;
+      }));
+    if (level.length > 0) walls.push(level);
   }
   const n = centreLines.length;
   if (n === 0) {
