@@ -12,6 +12,10 @@ export interface LayerMoves {
   /** extrusions: flat [x0, y0, x1, y1, …] in mm, with the feature type of each in `extrusionTypes` */
   extrusions: number[];
   extrusionTypes: string[];
+  /** filament each extrusion feeds, mm (an arc's share per chord) */
+  extrusionE: number[];
+  /** the layer's height: its z less the previous layer's (its z if it is the first), mm; NaN if unknown */
+  height: number;
   /** travel moves: flat [x0, y0, x1, y1, …] in mm */
   travels: number[];
 }
@@ -19,6 +23,11 @@ export interface LayerMoves {
 export interface GcodeScan {
   /** the requested layer, or null when the file has no such layer */
   layer: LayerMoves | null;
+  /**
+   * the filament's diameter as the file says it (PrusaSlicer's `; filament_diameter =`, or the ratio
+   * of the trailer's `filament used [cm3]` and `[mm]`), mm; null if it does not
+   */
+  filamentDiameter: number | null;
   /** numbers of all layers found, in file order */
   layerNumbers: number[];
   /** how the layers were recognised */
@@ -45,15 +54,22 @@ export function readGcodeLayer(text: string, wanted: number): GcodeScan {
   // Z of the last layer started by extrusion height (files without comments)
   let zLayerTop = -Infinity;
 
+  // the z of the layer before the current one (its first extrusion's), for the wanted layer's height
+  let previousZ = NaN;
   const startLayer = (number: number) => {
     layerNumbers.push(number);
-    current = { number, z: NaN, extrusions: [], extrusionTypes: [], travels: [] };
-    if (number === wanted && !found) found = current;
+    if (current) previousZ = (current as LayerMoves).z;
+    current = { number, z: NaN, extrusions: [], extrusionTypes: [], extrusionE: [], height: NaN, travels: [] };
+    if (number === wanted && !found) {
+      found = current;
+      wantedAfterZ = layerNumbers.length === 1 ? 0 : previousZ;
+    }
   };
+  let wantedAfterZ = NaN;
   // Only the wanted layer keeps its moves; others are counted and dropped.
   const keep = () => current !== null && current === found;
 
-  const segment = (x1: number, y1: number, extrude: boolean) => {
+  const segment = (x1: number, y1: number, extrude: boolean, de = 0) => {
     if (extrude && markers === 'z' && z > zLayerTop + 1e-4) {
       zLayerTop = z;
       startLayer(layerNumbers.length);
@@ -65,6 +81,7 @@ export function readGcodeLayer(text: string, wanted: number): GcodeScan {
     if (extrude) {
       layer.extrusions.push(x, y, x1, y1);
       layer.extrusionTypes.push(type);
+      layer.extrusionE.push(de);
     } else {
       layer.travels.push(x, y, x1, y1);
     }
@@ -118,13 +135,13 @@ export function readGcodeLayer(text: string, wanted: number): GcodeScan {
       const moved = nx !== x || ny !== y;
       const extrude = hasE && de > 0 && moved;
       if (moved && (cmd === 'G2' || cmd === 'G3') && (ci !== 0 || cj !== 0)) {
-        arc(x, y, nx, ny, x + ci, y + cj, cmd === 'G2', (ax, ay) => {
-          segment(ax, ay, extrude);
+        arc(x, y, nx, ny, x + ci, y + cj, cmd === 'G2', (ax, ay, share) => {
+          segment(ax, ay, extrude, de * share);
           x = ax;
           y = ay;
         });
       } else if (moved) {
-        segment(nx, ny, extrude);
+        segment(nx, ny, extrude, de);
       }
       x = nx;
       y = ny;
@@ -156,13 +173,32 @@ export function readGcodeLayer(text: string, wanted: number): GcodeScan {
       if (axes.length === 0 || axes.includes('Z')) z = 0;
     }
   }
-  return { layer: found, layerNumbers, layerMarkers: markers };
+  const layer = found as LayerMoves | null;
+  if (layer && Number.isFinite(layer.z) && Number.isFinite(wantedAfterZ) && layer.z > wantedAfterZ) layer.height = layer.z - wantedAfterZ;
+  return { layer, layerNumbers, layerMarkers: markers, filamentDiameter: filamentDiameterOf(text) };
+}
+
+/** Filament diameters in use, mm: a figure worked out from rounded totals is taken as the nearest. */
+const DIAMETERS = [1.75, 2.85, 3];
+
+function filamentDiameterOf(text: string): number | null {
+  const stated = /^; filament_diameter = ([\d.]+)/m.exec(text);
+  if (stated) {
+    const d = parseFloat(stated[1]!);
+    if (d > 0.5 && d < 5) return d;
+  }
+  const mm = /^; filament used \[mm\] = ([\d.]+)/m.exec(text);
+  const cm3 = /^; filament used \[cm3\] = ([\d.]+)/m.exec(text);
+  if (!mm || !cm3) return null;
+  const d = 2 * Math.sqrt((parseFloat(cm3[1]!) * 1000) / (parseFloat(mm[1]!) * Math.PI));
+  if (!Number.isFinite(d)) return null;
+  return DIAMETERS.reduce((a, b) => (Math.abs(b - d) < Math.abs(a - d) ? b : a));
 }
 
 /** Calls `to` with the end point of each chord of a G2 (clockwise) or G3 arc around (cx, cy). */
 function arc(
   x0: number, y0: number, x1: number, y1: number, cx: number, cy: number, clockwise: boolean,
-  to: (x: number, y: number) => void,
+  to: (x: number, y: number, share: number) => void,
 ): void {
   const r = Math.hypot(x0 - cx, y0 - cy);
   const a0 = Math.atan2(y0 - cy, x0 - cx);
@@ -172,7 +208,7 @@ function arc(
   const steps = Math.max(1, Math.ceil(Math.abs(sweep) / ARC_STEP));
   for (let s = 1; s < steps; s++) {
     const a = a0 + (sweep * s) / steps;
-    to(cx + r * Math.cos(a), cy + r * Math.sin(a));
+    to(cx + r * Math.cos(a), cy + r * Math.sin(a), 1 / steps);
   }
-  to(x1, y1);
+  to(x1, y1, 1 / steps);
 }

@@ -10,8 +10,13 @@ import { GLYPH_HEIGHT, textWidth } from './bitmap-font.js';
 export interface RenderOptions {
   /** width and height of the drawing area, pixels */
   size: number;
-  /** bead width in mm (lines are drawn this wide, to scale) */
+  /** bead width in mm (lines are drawn this wide, to scale); also the width where `beadWidths` cannot tell */
   lineWidth: number;
+  /**
+   * the filament's diameter, mm: each bead is then drawn as wide as the filament it feeds fills at the
+   * layer's height (a gap fill or a wall narrowed to share a thin part shows at its real width)
+   */
+  filamentDiameter?: number;
   /** area to show in mm: [minX, minY, maxX, maxY]; default the layer's extrusion bounds */
   view?: [number, number, number, number];
   travels: boolean;
@@ -74,7 +79,7 @@ export function renderLayer(layer: LayerMoves, opts: RenderOptions): Rendered {
     const t = layer.travels;
     for (let i = 0; i < t.length; i += 4) canvas.thinLine(px(t[i]), py(t[i + 1]), px(t[i + 2]), py(t[i + 3]), TRAVEL_COLOR);
   }
-  const widthPx = Math.max(1, opts.lineWidth * scale);
+  const widths = beadWidths(layer, opts.lineWidth, opts.filamentDiameter);
   const ex = layer.extrusions;
   const types = layer.extrusionTypes;
   let lastType = '';
@@ -84,7 +89,7 @@ export function renderLayer(layer: LayerMoves, opts: RenderOptions): Rendered {
       lastType = types[s];
       color = category(categoryOf(lastType)).color;
     }
-    canvas.line(px(ex[i]), py(ex[i + 1]), px(ex[i + 2]), py(ex[i + 3]), widthPx, color);
+    canvas.line(px(ex[i]), py(ex[i + 1]), px(ex[i + 2]), py(ex[i + 3]), Math.max(1, widths(s) * scale), color);
   }
 
   // The strip: a rule, the caption, then the legend.
@@ -101,6 +106,27 @@ export function renderLayer(layer: LayerMoves, opts: RenderOptions): Rendered {
     }
   });
   return { canvas, view, scale };
+}
+
+/** Beads narrower or wider than this share of the nominal width are drawn at the nominal width (a
+ *  wipe, a prime, a move too short to say). */
+const WIDTH_RANGE: [number, number] = [0.1, 4];
+
+/**
+ * Each extrusion's bead width, mm: the filament it feeds over its length at the layer's height (a
+ * rectangle's width: a bead with free sides is up to 0.02 mm wider at 0.2 mm layers); `nominal`
+ * without a diameter or a layer height, or where the figure is out of WIDTH_RANGE.
+ */
+export function beadWidths(layer: LayerMoves, nominal: number, filamentDiameter?: number): (i: number) => number {
+  const h = layer.height;
+  if (!filamentDiameter || !(h > 0)) return () => nominal;
+  const area = Math.PI * (filamentDiameter / 2) ** 2;
+  const ex = layer.extrusions;
+  return (i) => {
+    const len = Math.hypot(ex[4 * i + 2] - ex[4 * i], ex[4 * i + 3] - ex[4 * i + 1]);
+    const w = (layer.extrusionE[i] * area) / (len * h);
+    return w >= WIDTH_RANGE[0] * nominal && w <= WIDTH_RANGE[1] * nominal ? w : nominal;
+  };
 }
 
 function presentCategories(layer: LayerMoves): CategoryKey[] {

@@ -19,7 +19,11 @@ options:
   -l, --layer N          layer to draw: the number after ;LAYER: (PrusaSlicer files: counted from 0)
   -o, --output PNG       image to write
       --size PX          width of the drawing in pixels (default 800; the legend adds a strip below)
-      --line-width MM    bead width to draw (default 0.4)
+      --line-width MM    bead width to draw where the file cannot say (default 0.4)
+      --filament-diameter MM
+                         filament the file was made for (default: what the file says, else
+                         1.75); each bead is drawn as wide as the filament it feeds fills
+      --fixed-width      draw every bead --line-width wide instead
       --view X0,Y0,X1,Y1 area to show in mm (default: the layer's printed bounds); give several
                          files the same view to compare them side by side
       --no-travels       leave travel moves out
@@ -53,6 +57,8 @@ export async function run(argv: string[]): Promise<number> {
       output: { type: 'string', short: 'o' },
       size: { type: 'string' },
       'line-width': { type: 'string' },
+      'filament-diameter': { type: 'string' },
+      'fixed-width': { type: 'boolean' },
       view: { type: 'string' },
       'no-travels': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -75,6 +81,11 @@ export async function run(argv: string[]): Promise<number> {
   await refuseToReplaceInput(values.output, file);
   const text = (await readInputFile(file)).toString('utf8');
   const scan = readGcodeLayer(text, layerNumber);
+  const filamentDiameter = values['fixed-width']
+    ? undefined
+    : values['filament-diameter'] !== undefined
+      ? parseNumber('--filament-diameter', values['filament-diameter'], 0.5, 5)
+      : (scan.filamentDiameter ?? 1.75);
   if (!scan.layer) {
     const nums = scan.layerNumbers;
     if (nums.length === 0) throw new CliError(`${file}: no layers found (is it G-code?)`);
@@ -86,6 +97,7 @@ export async function run(argv: string[]): Promise<number> {
   const { canvas } = renderLayer(scan.layer, {
     size,
     lineWidth,
+    ...(filamentDiameter !== undefined ? { filamentDiameter } : {}),
     view,
     travels: !values['no-travels'],
     caption: basename(file),
