@@ -83,10 +83,6 @@ export interface EncodedBatchResult {
 }
 
 /**
- * Runs a contiguous group of batches on other threads. `onLayer` is called as layers finish (for
- * progress). Implemented outside the engine (src/runner/layer-pool.ts), which owns the threads.
- */
-/**
  * Progress of a batch, in layers: each layer counts 1 in all, in three steps (its walls, its fill,
  * its plan), so that a job of few slow layers (a thousand overlapping models) moves its bar as each
  * is walled, not only once a whole chunk of 32 is planned.
@@ -105,7 +101,8 @@ export interface BatchOptions {
 }
 
 /**
- * Runs batches (on other threads). `onResult` sees each batch's result as it comes in; a throw there
+ * Runs batches on other threads (src/runner/layer-pool.ts, which owns the threads). `onLayer` is
+ * called as layers finish (for progress); `onResult` sees each batch's result as it comes in; a throw there
  * fails the run with that error (the pipeline's toolpath budget across batches).
  */
 export type LayerExecutor = ((
@@ -123,29 +120,17 @@ export function runLayerBatch(b: LayerBatch, onLayer?: LayerProgress, signal?: A
 }
 
 /**
- * The same, giving the event loop a turn after each chunk of layers: a slice on the main thread (the
- * CLI's small models) otherwise held it for the whole slice, and Ctrl-C's handler, which aborts the
- * signal, ran only once the slice was done (37 s on a grid at 0.01 mm layers).
+ * The same, giving the event loop a turn whenever YIELD_AFTER_MS of work have gone by: a slice on the
+ * main thread (the CLI's small models) otherwise held it for the whole slice, and Ctrl-C's handler,
+ * which aborts the signal, ran only once the slice was done (37 s on a grid at 0.01 mm layers; a
+ * chunk of 32 layers of cold code was 1.6 s of the Stanford bunny at 0.06 mm).
  */
 export function runLayerBatchYielding(b: LayerBatch, onLayer?: LayerProgress, signal?: AbortSignal, options: BatchOptions = {}): Promise<BatchResult> {
-  return runYielding(layerBatchSteps(b, onLayer, signal, options), signal);
+  return runYielding(paced(layerBatchSteps(b, onLayer, signal, options), YIELD_AFTER_MS), signal);
 }
 
-/**
- * runLayerBatch's work: it yields after each chunk of layers and whenever it has worked YIELD_AFTER_MS
- * since the last yield (cutting the sections, making walls, filling, planning), so that on the main
- * thread a Ctrl-C is seen within about a layer's work: a chunk of 32 layers of cold code was 1.6 s
- * of the Stanford bunny at 0.06 mm, longer on a busy machine.
- */
+/** runLayerBatch's work: it yields after each layer's walls, fill and plan, and inside the section cut. */
 function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, signal: AbortSignal | undefined, options: BatchOptions): Generator<void, BatchResult> {
-  let lastYield = performance.now();
-  /** a yield when the time is up (in a loop: `if (due()) yield;` then the clock starts again) */
-  const due = (): boolean => {
-    const now = performance.now();
-    if (now - lastYield < YIELD_AFTER_MS) return false;
-    lastYield = now;
-    return true;
-  };
   const s = b.settings;
   const timings: Record<string, number> = {};
   let t0 = performance.now();
@@ -156,7 +141,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
   const sections: Array<Array<Paths | undefined>> = [];
   if (precut) sections.push(precut.slice(lo, hi));
   else {
-    for (const m of b.models) sections.push(yield* paced(sliceMeshSteps(m.positions, m.indices, zs, undefined, m.triangles), YIELD_AFTER_MS));
+    for (const m of b.models) sections.push(yield* sliceMeshSteps(m.positions, m.indices, zs, undefined, m.triangles));
   }
   // modifiers in ascending priority (stable: equal priorities keep their order)
   const modifierOrder = b.models
@@ -206,7 +191,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
       inner[j - lo] = innerAreasByModel(walls[j - lo]!, b.models.length);
       // the neighbours' walls (below b.from, above b.to) are other batches' progress
       if (j >= b.from && j < b.to) onLayer?.(WALLS_SHARE);
-      if (due()) yield;
+      yield;
     }
   }
   const opts = { seamTarget: defaultSeamTarget(s) };
@@ -239,7 +224,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
       addRaftAndSupport(layer, g, b, s);
       regions.push(layer);
       onLayer?.(FILL_SHARE);
-      if (due()) yield;
+      yield;
     }
     tFill += performance.now() - t0;
     for (let j = lo; j < cEnd - s.bottomLayers - airBelowReach(s); j++) {
@@ -258,14 +243,10 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
       chunkPlans.push(plan);
       pos = end;
       onLayer?.(PLAN_SHARE);
-      if (due()) yield;
+      yield;
     }
     options.onChunk?.(chunkPlans);
     tPlan += performance.now() - t0;
-    if (cEnd < b.to) {
-      lastYield = performance.now();
-      yield;
-    }
   }
   timings.walls = tWalls;
   timings.fill = tFill;
@@ -343,7 +324,6 @@ function addAdhesion(layer0: LayerRegions, g: LayerGeometry, b: LayerBatch, s: S
   }
 }
 
-/** Splits layers into about `parts` batches of similar work (by triangle-free layer count). */
 /**
  * The layers a batch of layers [from, to) cuts: skin detection looks topLayers above and bottomLayers
  * below (one more below at 0 % infill, for the hollow of the layer below: air-below.ts).
@@ -352,6 +332,7 @@ export function batchPlanes(from: number, to: number, layerCount: number, s: Pic
   return [Math.max(0, from - s.bottomLayers - airBelowReach(s)), Math.min(layerCount, to + s.topLayers)];
 }
 
+/** Splits `count` layers into about `parts` contiguous batches of equal length (at least 8 layers each). */
 export function splitLayers(count: number, parts: number): Array<[number, number]> {
   const n = Math.max(1, Math.min(parts, Math.ceil(count / 8)));
   const out: Array<[number, number]> = [];
