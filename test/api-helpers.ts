@@ -1,5 +1,6 @@
 // Shared helpers of the service tests: a real server on a loopback port with a temporary data
 // directory, a small HTTP client, polling, and the G-code header reader. No tests in here.
+import './exit-promptly.js';
 import { MODELS } from './shared-dir.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
