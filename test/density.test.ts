@@ -303,6 +303,14 @@ test('a field of 0.1 mm voxels: alternating 50/95 % still prints its infill, and
   let seed = 7;
   const noise = Float32Array.from({ length: 500 * 500 }, () => 35 + 14 * ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5));
   const plate: ModelInput = { name: 'plate', mesh: meshOf(box(0, 0, 0, 50, 50, 3)) };
-  const noisy = await slice([plate, fieldModifier([-0.5, -0.5, -1], [50.5, 50.5, 4], 500, 500, noise)], s, { signal: AbortSignal.timeout(60_000) });
-  assert.equal(noisy.stats.layerCount, 15);
+  // a minute at most; a plain timer, not AbortSignal.timeout, whose signals Node 20 keeps in a
+  // FinalizationRegistry (test/exit-promptly.ts says what that did to Node 20.10 at exit)
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(), 60_000);
+  try {
+    const noisy = await slice([plate, fieldModifier([-0.5, -0.5, -1], [50.5, 50.5, 4], 500, 500, noise)], s, { signal: limit.signal });
+    assert.equal(noisy.stats.layerCount, 15);
+  } finally {
+    clearTimeout(timer);
+  }
 });
