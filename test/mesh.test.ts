@@ -231,6 +231,23 @@ test('3MF errors: no model part, missing object, bad index, damaged archive', ()
   badModel(() => parseModel(scrambled, 'x.3mf'), /3MF|corrupt|finite|object|vertex|triangles/);
 });
 
+test('a 3MF entry whose declared size is wrong either way still reads whole (the inflate sizes its output by it)', () => {
+  const xml = model3mf('millimeter', meshObject(1, cube), '<item objectid="1"/>');
+  const right = zip({ '3D/3dmodel.model': xml });
+  const expected = parseModel(right, 'right.3mf').mesh;
+  for (const declared of [0, 5, xml.length - 1, xml.length + 1, 10 << 20, 60 << 20]) {
+    const wrong = right.slice();
+    const view = new DataView(wrong.buffer);
+    view.setUint32(22, declared, true);
+    const central = wrong.length - 22 - (46 + '3D/3dmodel.model'.length);
+    assert.equal(view.getUint32(central, true), 0x02014b50);
+    view.setUint32(central + 24, declared, true);
+    const { mesh } = parseModel(wrong, 'wrong.3mf');
+    assert.deepEqual(Array.from(mesh.indices), Array.from(expected.indices), `declared ${declared}`);
+    assert.deepEqual(Array.from(mesh.positions), Array.from(expected.positions), `declared ${declared}`);
+  }
+});
+
 test('3MF zip bombs are refused before they are inflated whole, whatever size the archive declares', () => {
   // 80 MiB of XML whitespace packs to ~80 KiB: past 64 MiB an entry may not grow over 64× its packed size
   const filler = new Uint8Array(80 << 20).fill(0x20);

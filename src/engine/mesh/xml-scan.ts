@@ -62,16 +62,23 @@ function skipPast(bytes: Uint8Array, from: number, marker: string): number {
   return bytes.length;
 }
 
-/** Reads a name starting at i; returns [localStart, end] (the local part after any prefix). */
-function readName(bytes: Uint8Array, i: number): [number, number] {
-  let local = i;
+/** Where the local part (after any prefix) of the name readName last read starts. */
+let nameLocal = 0;
+
+/**
+ * Reads a name starting at i; returns its end and leaves its local part's start in nameLocal (no
+ * array per call: a model part has a few names per vertex, and while the scanner is still cold
+ * V8 allocated one for each, over a million for 3DBenchy).
+ */
+function readName(bytes: Uint8Array, i: number): number {
+  nameLocal = i;
   while (i < bytes.length) {
     const c = bytes[i];
     if (isSpace(c) || c === 47 || c === 62 || c === 61) break; // '/', '>', '='
     i++;
-    if (c === 58) local = i; // ':'
+    if (c === 58) nameLocal = i; // ':'
   }
-  return [local, i];
+  return i;
 }
 
 /**
@@ -125,12 +132,13 @@ export function scanXml(bytes: Uint8Array, handler: XmlHandler): void {
       continue;
     }
     if (c === 47) {
-      const [s, e] = readName(bytes, i + 2);
-      handler.end(names.get(bytes, s, e));
+      const e = readName(bytes, i + 2);
+      handler.end(names.get(bytes, nameLocal, e));
       i = skipPast(bytes, e, '>');
       continue;
     }
-    const [ns, ne] = readName(bytes, i + 1);
+    const ne = readName(bytes, i + 1);
+    const ns = nameLocal;
     let p = ne;
     attrs.count = 0;
     let selfClosing = false;
@@ -146,7 +154,8 @@ export function scanXml(bytes: Uint8Array, handler: XmlHandler): void {
         p++;
         continue;
       }
-      const [as, ae] = readName(bytes, p);
+      const ae = readName(bytes, p);
+      const as = nameLocal;
       p = ae;
       if (ae === as && p < len && !isSpace(bytes[p]) && bytes[p] !== 61) p++; // stray character: step over it
       while (p < len && isSpace(bytes[p])) p++;
