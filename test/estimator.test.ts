@@ -1,7 +1,7 @@
 // The print-time simulation against hand-computed trapezoids, and the G-code move parser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { simulate, parseGcode, estimateLayerTimes, type MachineLimits, type MoveInput } from '../src/engine/output/index.js';
+import { simulate, simulateSteps, parseGcode, estimateLayerTimes, type MachineLimits, type MoveInput } from '../src/engine/output/index.js';
 import { trapezoidTime } from '../src/engine/output/trapezoid.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
 import type { LayerPlan } from '../src/engine/plan/types.js';
@@ -207,4 +207,25 @@ test('estimateLayerTimes: one value per layer, matching the simulation of the sa
   close(times[1]!, t.slice(4).reduce((a, b) => a + b), 1e-9);
   assert.ok(times[0]! > 4 * side, 'slowing into the Z move costs time');
   assert.ok(times[1]! < times[0]!, 'the faster layer is quicker');
+});
+
+test('the simulation yields between blocks of moves in each of its four passes, with the same times', () => {
+  // 600,000 moves: three blocks of 2^18 a pass; a zigzag of prints, travels and retractions
+  const moves: MoveInput[] = [];
+  for (let i = 0; i < 600_000; i++) {
+    const k = i % 4;
+    moves.push(k === 3 ? { dx: 0, dy: 0, de: -0.8, feed: 40 } : { dx: k === 1 ? -3 : 5, dy: k * 0.7, de: k === 2 ? 0 : 0.2, feed: k === 2 ? 150 : 40 });
+  }
+  const steps = simulateSteps(moves, limits());
+  let yields = 0;
+  let r = steps.next();
+  while (!r.done) {
+    yields++;
+    r = steps.next();
+  }
+  assert.equal(yields, 4 * 3);
+  const whole = simulate(moves, limits());
+  assert.equal(r.value.totalS, whole.totalS);
+  assert.deepEqual(r.value.moveTimes, whole.moveTimes);
+  assert.ok(whole.totalS > 0 && Number.isFinite(whole.totalS));
 });

@@ -142,3 +142,24 @@ test('planning in chunks gives the same plans as planning the batch at once', as
   assert.deepEqual(chunks.flat(), whole);
   assert.ok(whole.some((p) => p.ops.some((o) => o.op === 'feature' && o.type === 'SKIN')));
 });
+
+test('joining the bytes yields after every 8 MiB copied and gives the same file', () => {
+  const make = () => {
+    const b = new ByteChunks(new Uint8Array(20 << 20));
+    for (let i = 0; i < 620_000; i++) b.push(`G1 X${i % 997}.5 Y${i % 311}.25 E${(i * 0.01).toFixed(5)}`);
+    return b;
+  };
+  const a = make();
+  const steps = a.joinSteps();
+  let yields = 0;
+  let r = steps.next();
+  while (!r.done) {
+    yields++;
+    r = steps.next();
+  }
+  const whole = make().join();
+  assert.ok(whole.length > 16 << 20, `${whole.length} bytes`);
+  // the text sits in the one 20 MiB chunk given: three pieces of at most 8 MiB
+  assert.equal(yields, Math.ceil(whole.length / (8 << 20)));
+  assert.ok(Buffer.from(r.value).equals(Buffer.from(whole)));
+});

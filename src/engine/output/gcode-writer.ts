@@ -14,7 +14,7 @@ import { limitsFromSettings } from './limits.js';
 import { MoveBuffer } from './move-buffer.js';
 import { micronsToMm, mm3 } from './number-format.js';
 import { parseGcode } from './parse-gcode.js';
-import { simulate } from './simulate.js';
+import { simulateSteps } from './simulate.js';
 import { fillTemplate, templateSetsTemperatures, templateValues, withoutBedHeating } from './template.js';
 import { trailerLines } from './trailer.js';
 import { ByteChunks, FileTooLarge, MAX_FILE_BYTES } from './byte-chunks.js';
@@ -214,7 +214,7 @@ function* assembleGcode(
     ...trailerLines({ filamentMm, filamentMm3, filamentG, printTimeS, firstLayerTimeS: layerTimesS[0] ?? 0 }),
     '',
   );
-  const output = out.join();
+  const output = yield* out.joinSteps();
   watch.done();
   return { output, stats };
 }
@@ -304,7 +304,7 @@ function* emitAndTime(
   });
 
   watch.stage(PASS1_SHARE);
-  const sim = simulate(moves, limitsFromSettings(settings), { consume: true });
+  const sim = yield* simulateSteps(moves, limitsFromSettings(settings), { consume: true });
   const startTime = sumRange(sim.moveTimes, 0, startMoves) + start.dwellS;
   const layerTimesS = sumByGroup(sim.moveTimes, layerStarts, endMoves);
   const endTime = sumRange(sim.moveTimes, endMoves, moves.length) + end.dwellS;

@@ -1,7 +1,7 @@
 // G-code output and print-time estimation: the public surface of src/engine/output.
 export { writeGcode, type GcodeMeta, type GcodeStats, type WrittenGcode } from './gcode-writer.js';
 export { estimateLayerTimes } from './estimator.js';
-export { simulate, type SimResult } from './simulate.js';
+export { simulate, simulateSteps, type SimResult } from './simulate.js';
 export { limitsFromSettings, type MachineLimits, type AxisValues } from './limits.js';
 export { MoveBuffer, type MoveInput } from './move-buffer.js';
 export { parseGcode, type ParsedGcode, type GcodeState, type ParseOptions } from './parse-gcode.js';
