@@ -46,26 +46,28 @@ export function simulate(input: MoveBuffer | readonly MoveInput[], limits: Machi
  */
 export function* simulateSteps(input: MoveBuffer | readonly MoveInput[], limits: MachineLimits, opts: SimulateOptions = {}): Steps<SimResult> {
   const plan = new MotionPlan(input, limits, opts);
-  const n = plan.n;
-  for (let from = 0; from < n; from += MOVES_PER_STEP) {
-    plan.limitSpeeds(from, Math.min(n, from + MOVES_PER_STEP));
-    yield;
-  }
+  yield* inBlocks(plan.n, 'forwards', (from, to) => plan.limitSpeeds(from, to));
   plan.next = plan.lastRest;
-  for (let to = n; to > 0; to -= MOVES_PER_STEP) {
-    plan.slowDownInTime(Math.max(0, to - MOVES_PER_STEP), to);
-    yield;
-  }
-  for (let from = 0; from < n; from += MOVES_PER_STEP) {
-    plan.speedUpInTime(from, Math.min(n, from + MOVES_PER_STEP));
-    yield;
-  }
+  yield* inBlocks(plan.n, 'backwards', (from, to) => plan.slowDownInTime(from, to));
+  yield* inBlocks(plan.n, 'forwards', (from, to) => plan.speedUpInTime(from, to));
   plan.exit = plan.lastRest;
-  for (let to = n; to > 0; to -= MOVES_PER_STEP) {
-    plan.time(Math.max(0, to - MOVES_PER_STEP), to);
-    yield;
-  }
+  yield* inBlocks(plan.n, 'backwards', (from, to) => plan.time(from, to));
   return { totalS: plan.total, moveTimes: plan.moveTimes };
+}
+
+/** Runs a pass over moves [0, n) a block [from, to) at a time, in the pass's order, yielding after each. */
+function* inBlocks(n: number, order: 'forwards' | 'backwards', pass: (from: number, to: number) => void): Steps<void> {
+  if (order === 'forwards') {
+    for (let from = 0; from < n; from += MOVES_PER_STEP) {
+      pass(from, Math.min(n, from + MOVES_PER_STEP));
+      yield;
+    }
+  } else {
+    for (let to = n; to > 0; to -= MOVES_PER_STEP) {
+      pass(Math.max(0, to - MOVES_PER_STEP), to);
+      yield;
+    }
+  }
 }
 
 /** The simulation's arrays and the state each pass carries from one block of moves to the next. */
