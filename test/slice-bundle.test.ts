@@ -67,6 +67,36 @@ test('the bundled slice writes the same bytes as the plain modules, with the cod
 });
 
 /**
+ * A cylinder 62 mm tall whose side is cut into rings: a binary STL over 1 MiB (the CLI slices it on
+ * layer threads) with 310 layers of a 600-gon, enough layer work for the engine to use them.
+ */
+function ringedCylinderStl(radius = 25, height = 62, facets = 600, rings = 20): Uint8Array {
+  const at = (k: number, z: number) => [radius * Math.cos((2 * Math.PI * (k % facets)) / facets), radius * Math.sin((2 * Math.PI * (k % facets)) / facets), z];
+  const tris: number[] = [];
+  for (let k = 0; k < facets; k++) {
+    for (let j = 0; j < rings; j++) {
+      const z0 = (height * j) / rings, z1 = (height * (j + 1)) / rings;
+      tris.push(...at(k, z0), ...at(k + 1, z0), ...at(k + 1, z1), ...at(k, z0), ...at(k + 1, z1), ...at(k, z1));
+    }
+    tris.push(0, 0, 0, ...at(k + 1, 0), ...at(k, 0), 0, 0, height, ...at(k, height), ...at(k + 1, height));
+  }
+  return binaryStl(tris);
+}
+
+test("a large model's layer threads load the bundle and its cache too, and slice to the same bytes", { skip: noCache, timeout: 180_000 }, () => {
+  const input = join(work, 'ringed-cylinder.stl');
+  writeFileSync(input, ringedCylinderStl());
+  assert.ok(readFileSync(input).length > 1 << 20);
+  const plain = slice({ input, env: { STRATUM_SLICE_BUNDLE: '0' }, out: join(work, 'cylinder-plain.gcode') });
+  assert.doesNotMatch(plain.stderr, /layer thread/);
+  const bundled = slice({ input, flags: launcherFlags, out: join(work, 'cylinder-bundled.gcode') });
+  assert.match(bundled.stderr, /stratum: slice bundle loaded, code cache accepted/);
+  assert.match(bundled.stderr, /stratum: layer thread: slice bundle loaded, code cache accepted/);
+  assert.match(plain.bytes.toString('latin1', 0, 4000), /;LAYER_COUNT:310/);
+  assert.ok(plain.bytes.equals(bundled.bytes), "the bundle's layer threads wrote other G-code than the modules'");
+});
+
+/**
  * A copy of the bundle directory to damage, at the same place in a package tree as the real one
  * (NAME/dist/bundle beside NAME/node_modules): the bundle finds the WASM file relative to itself.
  */

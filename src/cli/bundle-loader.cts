@@ -10,6 +10,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import type { MessagePort } from 'node:worker_threads';
 
 /** What the build writes beside the bundle, to tell whether the cache belongs to this bundle and this V8. */
 export interface BundleMeta {
@@ -30,6 +31,8 @@ export type CacheState = 'accepted' | 'rejected' | 'none';
 
 export interface SliceBundle {
   runSliceCli: (argv: string[]) => Promise<number>;
+  /** a layer thread's work (runner/layer-batch-port.ts), for the bundled slice's layer threads */
+  serveLayerBatches?: (port: MessagePort) => void;
   /** accepted: V8 used the cache; rejected: V8 refused it; none: no usable cache file */
   cache: CacheState;
   script: Script;
@@ -106,10 +109,12 @@ function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffe
 
 /**
  * Compiles and runs the bundle's top level (which only defines its modules' functions) and gives
- * its entry point; null when the bundle is missing, stale (see inputsUnchanged) or fails to load. `useCache: false` compiles
- * without the cache (the build does that before it warms the code up and makes the cache).
+ * its entry points; null when the bundle is missing, stale (see inputsUnchanged) or fails to load. `useCache: false` compiles
+ * without the cache (the build does that before it warms the code up and makes the cache). `who`
+ * names the loader in STRATUM_DEBUG's lines (a layer thread's start with it).
  */
-export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boolean } = {}): SliceBundle | null {
+export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boolean; who?: string } = {}): SliceBundle | null {
+  const who = opts.who ? `${opts.who}: ` : '';
   const files = bundleFiles(dir);
   try {
     if (!inputsUnchanged(files, dir)) throw new Error('stale: a file it was built from has changed since (npm run build)');
@@ -118,15 +123,15 @@ export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boo
     const script = new Script(source, { filename: files.bundle, cachedData });
     const cache: CacheState = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
     // the file is the code inside Node's CommonJS wrapper: a function of (exports, require, module, …)
-    const module = { exports: {} as { runSliceCli?: SliceBundle['runSliceCli'] } };
+    const module = { exports: {} as Partial<Pick<SliceBundle, 'runSliceCli' | 'serveLayerBatches'>> };
     const init = script.runInThisContext() as (...args: unknown[]) => void;
     init(module.exports, createRequire(files.bundle), module, files.bundle, dirname(files.bundle));
-    const runSliceCli = module.exports.runSliceCli;
+    const { runSliceCli, serveLayerBatches } = module.exports;
     if (typeof runSliceCli !== 'function') return null;
-    if (process.env.STRATUM_DEBUG === '1') process.stderr.write(`stratum: slice bundle loaded, code cache ${cache}\n`);
-    return { runSliceCli, cache, script };
+    if (process.env.STRATUM_DEBUG === '1') process.stderr.write(`stratum: ${who}slice bundle loaded, code cache ${cache}\n`);
+    return { runSliceCli, serveLayerBatches, cache, script };
   } catch (err) {
-    if (process.env.STRATUM_DEBUG === '1') console.error('stratum: slice bundle not used:', err);
+    if (process.env.STRATUM_DEBUG === '1') console.error(`stratum: ${who}slice bundle not used:`, err);
     return null;
   }
 }

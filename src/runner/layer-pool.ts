@@ -3,7 +3,8 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { SliceCancelled, SliceError, type EncodedBatchResult, type LayerBatch, type LayerExecutor, type LayerProgress } from '../engine/index.js';
-import type { LayerWorkerReply, LayerWorkerRequest } from './layer-worker.js';
+import type { LayerWorkerReply, LayerWorkerRequest } from './layer-batch-port.js';
+import { layerThreadFile } from './layer-thread-file.js';
 
 function shared<T extends Float64Array | Uint32Array>(a: T): T {
   const sab = new SharedArrayBuffer(a.byteLength);
@@ -75,7 +76,7 @@ export class LayerPool {
   private worker(i: number): Worker {
     let w = this.workers[i];
     if (!w) {
-      w = new Worker(new URL('./layer-worker.js', import.meta.url));
+      w = new Worker(layerThreadFile());
       w.unref();
       this.workers[i] = w;
     }
