@@ -13,9 +13,12 @@ import { sliceInProcess } from '../src/cli/slice-in-process.js';
 import { resolveSettings } from '../src/profiles/index.js';
 import { LayerPool } from '../src/runner/layer-pool.js';
 import { setLayerThreadFile } from '../src/runner/layer-thread-file.js';
+import { widenThreadYoungGeneration } from '../src/cli/thread-heap.js';
 import { median } from './measure.js';
 
 createRequire(import.meta.url)('../../bin/v8-flags.js').applyVersionFlags();
+// the threads' young generation, as `stratum slice` gives them (their code cache is made under it)
+widenThreadYoungGeneration();
 
 const [model, runsArg] = process.argv.slice(2);
 if (!model) {

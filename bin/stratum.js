@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=60 --expose-gc
 // A 2 MiB young generation (V8's default is 16) keeps peak memory about 30 MiB lower on a slice at
 // no measurable cost in time: a slice's garbage is mostly short-lived small arrays.
+// (Threads a slice starts get 8 MiB: src/cli/thread-heap.ts.)
 // A fixed old-generation growth of 1.6× (V8 picks up to 4× when collection is cheap) keeps the peak
 // from depending on whether a major collection happens to come before the G-code is written: peak
 // RSS of 3DBenchy, broken_extra_surface and the bunny went from two modes (e.g. 89–94 or 105–113 MiB

@@ -1,7 +1,7 @@
 // Run by build-slice-bundle.mjs under the launcher's V8 flags (the shebang's; it sets bin/v8-flags.js's
 // itself): loads the fresh slice bundle, slices a small generated model through it (so the functions a
 // slice runs are compiled: V8 compiles a function only when it first runs), and saves the V8 code cache
-// of the bundle with its meta record.
+// of the bundle with its meta record: one for the main thread and one for layer threads.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -51,11 +51,19 @@ try {
   const code = await bundle.runSliceCli([join(work, 'warm.stl'), '-o', join(work, 'warm.gcode'), '--quiet']);
   if (code !== 0) throw new Error(`the warm-up slice failed (exit ${code})`);
   const cache = bundle.script.createCachedData();
+  // The layer threads' cache: the same compiled code, made under the flags their isolates start with
+  // (the CLI widens their young generation before it starts them: src/cli/thread-heap.ts). V8 writes
+  // the flags' hash as they stand when the cache is made; this thread's own heap does not change.
+  const { THREAD_SEMI_SPACE_FLAG, widenThreadYoungGeneration } = await import('../dist/src/cli/thread-heap.js');
+  widenThreadYoungGeneration();
+  const threadCache = bundle.script.createCachedData();
+  const threadFlags = [...flags.filter((f) => !f.startsWith('--max-semi-space-size=')), THREAD_SEMI_SPACE_FLAG];
   const files = bundleFiles(BUNDLE_DIR);
   const source = (await import('node:fs')).readFileSync(files.bundle, 'utf8');
-  const meta = describeCache(source, cache, flags);
+  const meta = describeCache(source, cache, flags, { cache: threadCache, flags: threadFlags });
   if (!meta) throw new Error('no zlib.crc32 to check the cache with');
   writeFileSync(files.cache, cache);
+  writeFileSync(files.threadCache, threadCache);
   writeFileSync(files.meta, JSON.stringify(stampCache(meta), null, 2) + '\n');
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { BUNDLE_DIR, bundleFiles, cacheCheckable, loadSliceBundle } from '../src/cli/bundle-loader.cjs';
 import type { BundleInput, BundleMeta } from '../src/cli/bundle-loader.cjs';
 import { binaryStl, box, merge, soup, squareTube } from './mesh-fixtures.js';
+import { THREAD_SEMI_SPACE_FLAG } from '../src/cli/thread-heap.js';
 import { MODELS } from './shared-dir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,6 +48,10 @@ test('the build made the bundle, its code cache and the meta record', { skip: no
   const meta = JSON.parse(readFileSync(files.meta, 'utf8')) as BundleMeta;
   assert.equal(meta.v8, process.versions.v8);
   assert.deepEqual(meta.flags, [...launcherFlags, ...versionFlags]);
+  // the layer threads' cache: the same flags, but the young generation their isolates start with
+  const threadFlags = [...launcherFlags.filter((f) => !f.startsWith('--max-semi-space-size=')), ...versionFlags, THREAD_SEMI_SPACE_FLAG];
+  assert.deepEqual(meta.threadFlags, threadFlags);
+  assert.equal(typeof meta.threadCacheCrc32, 'number');
 });
 
 test('the bundled slice writes the same bytes as the plain modules, with the code cache accepted', { skip: noCache }, () => {
@@ -114,6 +119,14 @@ test('a corrupt, foreign or missing cache is not given to V8; a stale or broken 
   for (let i = 64; i < cache.length; i += 97) cache[i] ^= 0x5a;
   writeFileSync(corrupt.cache, cache);
   assert.equal(loadSliceBundle(corrupt.dir)?.cache, 'none');
+  // each cache is checked on its own: the layer threads' is whole, and given to V8 (which takes it
+  // under their flags only), until it is damaged too
+  const corruptThread = bundleCopy('corrupt-thread');
+  assert.notEqual(loadSliceBundle(corruptThread.dir, { cache: 'thread' })?.cache, 'none');
+  const threadCache = readFileSync(corruptThread.threadCache);
+  threadCache[threadCache.length >> 1] ^= 0x5a;
+  writeFileSync(corruptThread.threadCache, threadCache);
+  assert.equal(loadSliceBundle(corruptThread.dir, { cache: 'thread' })?.cache, 'none');
 
   const foreign = bundleCopy('foreign');
   const meta = JSON.parse(readFileSync(foreign.meta, 'utf8')) as BundleMeta;

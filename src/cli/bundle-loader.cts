@@ -25,7 +25,17 @@ export interface BundleMeta {
   /** the bundle's and the cache's size and mtime as written: while both match, no checksum is taken */
   bundleStamp?: { size: number; mtimeMs: number };
   cacheStamp?: { size: number; mtimeMs: number };
+  /**
+   * The layer threads' cache (the same code, made under the flags their isolates start with:
+   * thread-heap.ts): its CRC-32, flags and stamp, as for the main one
+   */
+  threadCacheCrc32?: number;
+  threadFlags?: string[];
+  threadCacheStamp?: { size: number; mtimeMs: number };
 }
+
+/** Which cache a loader wants: the main thread's, or a layer thread's (made under its flags). */
+export type CacheKind = 'main' | 'thread';
 
 export type CacheState = 'accepted' | 'rejected' | 'none';
 
@@ -42,6 +52,7 @@ export const BUNDLE_DIR = join(__dirname, '..', '..', 'bundle') + '/';
 export const bundleFiles = (dir: string) => ({
   bundle: join(dir, 'slice.cjs'),
   cache: join(dir, 'slice.cache'),
+  threadCache: join(dir, 'slice.thread.cache'),
   meta: join(dir, 'slice.meta.json'),
   inputs: join(dir, 'slice.inputs.json'),
 });
@@ -90,20 +101,22 @@ const sameStamp = (a: { size: number; mtimeMs: number } | undefined, b: { size: 
   a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /** The cache's bytes when they are the ones made for this bundle source on this V8, else undefined. */
-function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffer | undefined {
+function readCache(files: ReturnType<typeof bundleFiles>, source: string, kind: CacheKind): Buffer | undefined {
   let meta: BundleMeta;
   let cache: Buffer;
+  const file = kind === 'thread' ? files.threadCache : files.cache;
   try {
     meta = JSON.parse(readFileSync(files.meta, 'utf8')) as BundleMeta;
-    cache = readFileSync(files.cache);
+    cache = readFileSync(file);
   } catch {
     return undefined;
   }
   if (meta.v8 !== process.versions.v8) return undefined;
+  const [cacheCrc32, cacheStamp] = kind === 'thread' ? [meta.threadCacheCrc32, meta.threadCacheStamp] : [meta.cacheCrc32, meta.cacheStamp];
   // the files as the build left them: no need to read them through a checksum
-  if (sameStamp(meta.bundleStamp, stamp(files.bundle)) && sameStamp(meta.cacheStamp, stamp(files.cache))) return cache;
+  if (sameStamp(meta.bundleStamp, stamp(files.bundle)) && sameStamp(cacheStamp, stamp(file))) return cache;
   // (no zlib.crc32 on this Node: undefined matches no recorded sum)
-  if (meta.bundleCrc32 !== crc32(source) || meta.cacheCrc32 !== crc32(cache)) return undefined;
+  if (meta.bundleCrc32 !== crc32(source) || cacheCrc32 === undefined || cacheCrc32 !== crc32(cache)) return undefined;
   return cache;
 }
 
@@ -111,15 +124,16 @@ function readCache(files: ReturnType<typeof bundleFiles>, source: string): Buffe
  * Compiles and runs the bundle's top level (which only defines its modules' functions) and gives
  * its entry points; null when the bundle is missing, stale (see inputsUnchanged) or fails to load. `useCache: false` compiles
  * without the cache (the build does that before it warms the code up and makes the cache). `who`
- * names the loader in STRATUM_DEBUG's lines (a layer thread's start with it).
+ * names the loader in STRATUM_DEBUG's lines (a layer thread's start with it); `cache: 'thread'`
+ * takes the layer threads' cache.
  */
-export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boolean; who?: string } = {}): SliceBundle | null {
+export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boolean; who?: string; cache?: CacheKind } = {}): SliceBundle | null {
   const who = opts.who ? `${opts.who}: ` : '';
   const files = bundleFiles(dir);
   try {
     if (!inputsUnchanged(files, dir)) throw new Error('stale: a file it was built from has changed since (npm run build)');
     const source = readFileSync(files.bundle, 'utf8');
-    const cachedData = opts.useCache === false ? undefined : readCache(files, source);
+    const cachedData = opts.useCache === false ? undefined : readCache(files, source, opts.cache ?? 'main');
     const script = new Script(source, { filename: files.bundle, cachedData });
     const cache: CacheState = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted';
     // the file is the code inside Node's CommonJS wrapper: a function of (exports, require, module, …)
@@ -136,18 +150,32 @@ export function loadSliceBundle(dir: string = BUNDLE_DIR, opts: { useCache?: boo
   }
 }
 
-/** The meta record for a cache made now from `script` (the build's last step). */
-export function describeCache(source: string, cache: Uint8Array, flags: string[]): BundleMeta | null {
+/**
+ * The meta record for the caches made now from the bundle's script (the build's last step): the
+ * main thread's, and the layer threads' when made (`thread`).
+ */
+export function describeCache(
+  source: string,
+  cache: Uint8Array,
+  flags: string[],
+  thread?: { cache: Uint8Array; flags: string[] },
+): BundleMeta | null {
   const bundleCrc32 = crc32(source);
   const cacheCrc32 = crc32(cache);
   if (bundleCrc32 === undefined || cacheCrc32 === undefined) return null;
-  return { bundleCrc32, cacheCrc32, v8: process.versions.v8, flags };
+  const meta: BundleMeta = { bundleCrc32, cacheCrc32, v8: process.versions.v8, flags };
+  if (thread) {
+    meta.threadCacheCrc32 = crc32(thread.cache);
+    meta.threadFlags = thread.flags;
+  }
+  return meta;
 }
 
-/** The meta record with the bundle's and the cache's size and mtime, once both are written. */
+/** The meta record with the bundle's and the caches' size and mtime, once they are written. */
 export function stampCache(meta: BundleMeta, dir: string = BUNDLE_DIR): BundleMeta {
   const files = bundleFiles(dir);
   const bundleStamp = stamp(files.bundle);
   const cacheStamp = stamp(files.cache);
-  return bundleStamp && cacheStamp ? { ...meta, bundleStamp, cacheStamp } : meta;
+  const threadCacheStamp = meta.threadCacheCrc32 === undefined ? undefined : stamp(files.threadCache);
+  return bundleStamp && cacheStamp ? { ...meta, bundleStamp, cacheStamp, ...(threadCacheStamp ? { threadCacheStamp } : {}) } : meta;
 }

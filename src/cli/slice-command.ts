@@ -14,6 +14,7 @@ import { fixed, formatDuration } from './format.js';
 import { createProgressBar, type ProgressBar } from './progress-bar.js';
 import { parseSetArgs, parseSupport } from './set-values.js';
 import { sigintAbort } from './sigint.js';
+import { widenThreadYoungGeneration } from './thread-heap.js';
 import type { SliceOpts, ThreadResult } from './slice-thread.js';
 import type { HandedBytes } from './slice-in-process.js';
 import type { SliceSettings } from '../engine/index.js';
@@ -34,6 +35,7 @@ const MAX_MODELS = 1000;
 async function runSlice(input: HandedBytes, name: string, settings: SliceSettings, opts: SliceOpts): Promise<ThreadResult> {
   const mode = process.env.STRATUM_SLICE_THREAD;
   if (mode === 'worker') {
+    widenThreadYoungGeneration();
     // the thread takes the file's memory (transferred)
     const bytes = input.bytes!;
     input.bytes = null;
@@ -44,6 +46,7 @@ async function runSlice(input: HandedBytes, name: string, settings: SliceSetting
   const { sliceInProcess } = await import('./slice-in-process.js');
   if (mode === 'main' || input.bytes!.byteLength < THREADS_FROM_BYTES) return sliceInProcess(input, name, settings, opts);
   const { LayerPool } = await import('../runner/layer-pool.js');
+  widenThreadYoungGeneration();
   const pool = new LayerPool();
   try {
     return await sliceInProcess(input, name, settings, { ...opts, executor: pool.executor });
