@@ -47,7 +47,11 @@ test('threads started after widenThreadYoungGeneration get the wider young gener
   const r = spawnSync(process.execPath, ['--max-semi-space-size=2', join(work, 'probe.mjs')], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, r.stderr);
   const { before, after, main } = JSON.parse(r.stdout) as { before: number; after: number; main: number };
-  assert.ok(before <= 4, `a thread under the 2 MiB flag: new space ${before} MiB`);
-  assert.ok(after > 4 && after <= 2 * THREAD_SEMI_SPACE_MB, `a thread started after: new space ${after} MiB`);
-  assert.ok(main <= 4, `the calling thread: new space ${main} MiB`);
+  // Under a 2 MiB semi-space new space is at most 4 MiB nearly always, but V8 has let it reach
+  // 6.25 MiB (the calling thread, once, in a CI run on Node 23 or later): the bounds below keep apart
+  // what the flag decides, at most THREAD_SEMI_SPACE_MB under 2 MiB and over it under 8 MiB (13.75 to
+  // 16 MiB in 40 runs on Node 26, 16 on Node 20 to 24).
+  assert.ok(before <= THREAD_SEMI_SPACE_MB, `a thread under the 2 MiB flag: new space ${before} MiB`);
+  assert.ok(after > THREAD_SEMI_SPACE_MB && after <= 2 * THREAD_SEMI_SPACE_MB, `a thread started after: new space ${after} MiB`);
+  assert.ok(main <= THREAD_SEMI_SPACE_MB, `the calling thread: new space ${main} MiB`);
 });
