@@ -8,7 +8,7 @@ import { slice, MIN_VERTICES_FOR_THREADS } from '../src/engine/pipeline.js';
 import type { LayerExecutor } from '../src/engine/index.js';
 import { crossSectionVertices } from '../src/engine/setup/work-estimate.js';
 import { defaultSettings } from '../src/profiles/defaults.js';
-import { box } from './mesh-fixtures.js';
+import { box, merge, signedVolume, uvSphere } from './mesh-fixtures.js';
 
 const meshOf = (m: ReturnType<typeof box>) => ({ positions: Float32Array.from(m.positions), indices: Uint32Array.from(m.indices) });
 
@@ -64,8 +64,7 @@ test('layer threads end with the slice, or stay keepIdleMs for the next one and 
     assert.equal(ids.length, 2, 'kept after the slice');
     const c = await slice([model], s, { executor: kept.executor, minVerticesForThreads: 0 });
     assert.deepEqual(kept.threadIds(), ids, 'the same threads sliced again');
-    // kept threads slice as fresh ones do (threaded output differs from one thread's only at the
-    // batch borders, which start with a retraction)
+    // kept threads slice as fresh ones do
     assert.deepEqual(b.output, a.output);
     assert.deepEqual(c.output, a.output);
     assert.ok(kept.heldBytes() > 0, 'the threads said what they hold');
@@ -107,7 +106,7 @@ test('one layer thread takes the layers as one batch and gives the calling threa
       const threaded = await slice([model], s, { executor, minVerticesForThreads: 0 });
       if (threads === 1) {
         assert.deepEqual(seen, [{ from: 0, to: 310, triangles: undefined }]);
-        assert.deepEqual(threaded.output, (await slice([model], s)).output);
+        assert.deepEqual(threaded.output, (await slice([model], s, { minVerticesForThreads: 0 })).output);
       } else {
         assert.equal(seen.length, 16);
         // the slab's 8 side triangles reach every batch; its top and bottom none
@@ -118,6 +117,35 @@ test('one layer thread takes the layers as one batch and gives the calling threa
     }
   }
 });
+
+test('a job for threads gives the same G-code on this thread, on one layer thread and on two', async () => {
+  const { LayerPool } = await import('../src/runner/layer-pool.js');
+  // two spheres 64 mm tall (320 layers): triangles entering the sweep at many planes, two islands a
+  // layer may start at; 16 batches when two threads run them
+  const spheres = merge(uvSphere(-36, 0, 32, 32, 64, 96), uvSphere(36, 0, 32, 32, 64, 96));
+  assert.ok(signedVolume(spheres) > 0);
+  const model = { name: 'spheres', mesh: meshOf(spheres) };
+  const s = defaultSettings();
+  const here = Buffer.from((await slice([model], s, { minVerticesForThreads: 0 })).output);
+  for (const threads of [1, 2]) {
+    const pool = new LayerPool(threads);
+    try {
+      const out = Buffer.from((await slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 })).output);
+      assert.equal(firstDifference(out, here), null, `${threads} layer thread(s) against this thread`);
+    } finally {
+      pool.terminate();
+    }
+  }
+});
+
+/** The first line where two G-code files differ (with its number), or null when they are the same. */
+function firstDifference(a: Buffer, b: Buffer): string | null {
+  if (a.equals(b)) return null;
+  const la = a.toString('latin1').split('\n');
+  const lb = b.toString('latin1').split('\n');
+  const i = la.findIndex((l, k) => l !== lb[k]);
+  return `line ${i + 1}: ${la[i]} | ${lb[i]}`;
+}
 
 test('threads for one slice: one per 1.3 cores, at least one', async () => {
   const { threadsForOneSlice } = await import('../src/runner/layer-pool.js');

@@ -48,6 +48,31 @@ export function squareTube(outer: number, hole: number, h: number): TestMesh {
   return { positions, indices };
 }
 
+/**
+ * A UV sphere: `rings` bands from pole to pole, `segments` around, triangles wound counter-clockwise
+ * seen from outside. Its triangles span several layers and enter the sweep at many different planes.
+ */
+export function uvSphere(cx: number, cy: number, cz: number, r: number, rings: number, segments: number): TestMesh {
+  const positions: number[] = [cx, cy, cz - r]; // 0: south pole
+  for (let i = 1; i < rings; i++) {
+    const lat = -Math.PI / 2 + (Math.PI * i) / rings;
+    for (let j = 0; j < segments; j++) {
+      const lon = (2 * Math.PI * j) / segments;
+      positions.push(cx + r * Math.cos(lat) * Math.cos(lon), cy + r * Math.cos(lat) * Math.sin(lon), cz + r * Math.sin(lat));
+    }
+  }
+  const north = positions.length / 3;
+  positions.push(cx, cy, cz + r);
+  const at = (i: number, j: number) => 1 + (i - 1) * segments + (j % segments);
+  const indices: number[] = [];
+  for (let j = 0; j < segments; j++) {
+    indices.push(0, at(1, j + 1), at(1, j));
+    indices.push(north, at(rings - 1, j), at(rings - 1, j + 1));
+    for (let i = 1; i + 1 < rings; i++) indices.push(at(i, j), at(i, j + 1), at(i + 1, j + 1), at(i, j), at(i + 1, j + 1), at(i + 1, j));
+  }
+  return { positions, indices };
+}
+
 /** Several meshes as one (indices shifted). */
 export function merge(...meshes: TestMesh[]): TestMesh {
   const out: TestMesh = { positions: [], indices: [] };

@@ -49,6 +49,9 @@ export interface LayerBatch {
   /** this batch's layers: [from, to) */
   from: number;
   to: number;
+  /** layers after `from` planned from an unknown nozzle position, as `from` is: where the job's other
+   *  batches start when one thread runs it as one batch (the G-code must not depend on the threads) */
+  restarts?: number[];
   settings: SliceSettings;
   /** support areas of this batch's layers: [i − from] for layer i (from the support pre-pass) */
   support?: Array<SupportLayer | undefined>;
@@ -200,6 +203,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
   // after the first does not know where the previous layer ended: null lets the planner retract and
   // go straight to its first path (a z-hop lifts on the way there, not at a made-up point)
   let pos: { x: number; y: number } | null = null;
+  const restarts = new Set(b.restarts);
   const plans: LayerPlan[] = [];
   const chunk = options.onChunk ? Math.max(1, options.chunkLayers ?? 32) : Math.max(1, b.to - b.from);
   let tWalls = 0;
@@ -239,6 +243,7 @@ function* layerBatchSteps(b: LayerBatch, onLayer: LayerProgress | undefined, sig
     const chunkPlans: LayerPlan[] = options.onChunk ? [] : plans;
     for (const layer of regions) {
       throwIfAborted(signal);
+      if (restarts.has(layer.index)) pos = null;
       const { plan, end } = planner.plan(layer, pos);
       chunkPlans.push(plan);
       pos = end;

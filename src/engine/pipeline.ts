@@ -27,8 +27,8 @@ import { uncoveredWarnings, type UncoveredSpan } from './regions/cloud-cover.js'
 export interface PipelineOptions extends SliceOptions {
   /** runs layer batches on other threads; without one, batches run in this thread */
   executor?: LayerExecutor;
-  /** how many batches to cut the layers into for the executor (default 16: small batches balance the
-   *  threads and bound what each holds at once) */
+  /** how many batches to cut the layers of a job for threads into (default BATCHES), whether or not an
+   *  executor runs them: the first layer of each is planned from an unknown nozzle position */
   batches?: number;
   /**
    * estimated cross-section vertices (setup/work-estimate.ts) below which the layers stay on this
@@ -47,6 +47,9 @@ const MIN_LAYERS_FOR_THREADS = 300;
  * on two fresh layer threads and 0.21–0.24 s on one; the bunny (~400,000) gains from them.
  */
 export const MIN_VERTICES_FOR_THREADS = 100_000;
+/** Batches a job for threads is cut into: small batches balance the threads and bound what each holds
+ *  at once; each costs a retraction where it starts. */
+const BATCHES = 16;
 /** Share of the progress bar the layer work takes; the rest is G-code output. */
 const LAYER_SHARE = 0.85;
 /** Where the writer's part of the bar ends; the rest is the printer format (FCode's encoding). */
@@ -106,8 +109,9 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
       opts.onProgress?.(f, 'layers');
     }
   };
-  const batch = (from: number, to: number): LayerBatch => {
+  const batch = (from: number, to: number, restarts: number[] = []): LayerBatch => {
     const b: LayerBatch = { models: batchModels, modelNames: names, specs, from, to, settings };
+    if (restarts.length > 0) b.restarts = restarts;
     if (opts.maxToolpathBytes !== undefined) b.maxToolpathBytes = opts.maxToolpathBytes;
     if (prepass?.raft) b.raft = prepass.raft;
     if (prepass && prepass.support.some((l, i) => l !== undefined && i >= from && i < to)) b.support = prepass.support.slice(from, to);
@@ -120,11 +124,17 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
   const uncovered: UncoveredSpan[] = [];
   const budget = new ToolpathBudget(opts.maxToolpathBytes);
   const minWork = opts.minVerticesForThreads ?? MIN_VERTICES_FOR_THREADS;
-  if (opts.executor && specs.length >= MIN_LAYERS_FOR_THREADS && layerWork(batchModels, settings) >= minWork) {
+  const forThreads = specs.length >= MIN_LAYERS_FOR_THREADS && layerWork(batchModels, settings) >= minWork;
+  // A batch does not know where the layer before it ended, so its first layer is planned from an
+  // unknown nozzle position. The job alone sets where batches start, not how many threads run them:
+  // its G-code is the same on one thread, on many, or on this one (the service's and the CLI's
+  // thread counts follow the machine's cores).
+  const ranges = forThreads ? splitLayers(specs.length, opts.batches ?? BATCHES) : [[0, specs.length] as [number, number]];
+  const restarts = ranges.slice(1).map(([from]) => from);
+  if (opts.executor && forThreads) {
     // one thread: the layers as one batch, cut in one sweep (batches each cut their neighbours' layers
-    // too, which only pays when threads run them side by side)
-    const ranges = splitLayers(specs.length, opts.batches ?? (opts.executor.threads === 1 ? 1 : 16));
-    const batches = ranges.map(([a, b]) => batch(a, b));
+    // too, which only pays when threads run them side by side), starting afresh where the batches would
+    const batches = opts.executor.threads === 1 ? [batch(0, specs.length, restarts)] : ranges.map(([a, b]) => batch(a, b));
     shareTriangles(batches, settings);
     const results = await opts.executor(batches, onLayer, signal, (r) => r.encoded.forEach((e) => budget.addPacked(e)));
     results.sort((a, b) => a.from - b.from);
@@ -141,7 +151,7 @@ export async function slice(models: ModelInput[], settings: SliceSettings, opts:
       packed.push(e);
       budget.addPacked(e);
     };
-    const all = batch(0, specs.length);
+    const all = batch(0, specs.length, restarts);
     if (prepass?.sections) {
       all.sections = prepass.sections;
       prepass.sections = undefined;
