@@ -71,6 +71,33 @@ test('a second server on a data directory in use is refused before it touches it
   await afterKill.close(0);
 });
 
+test('the lock file holds nothing to tear; one damaged (a power cut, an old version\'s half-written row) is emptied and taken, and still keeps a second server out', async () => {
+  const dir = newDir('lock-torn');
+  // held, the file stays empty: the lock writes nothing
+  const held = EmbeddedRuntime.open(testConfig(dir), quiet, { withoutRunner: true });
+  assert.equal(statSync(join(dir, 'stratum.lock')).size, 0, 'nothing written while held');
+  assert.ok(!existsSync(join(dir, 'stratum.lock-journal')), 'no journal file');
+  await held.close(0);
+  for (const [what, bytes] of [
+    ['random bytes', Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7919) % 251))],
+    ['a SQLite header cut short', Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(80, 7)])],
+  ] as const) {
+    writeFileSync(join(dir, 'stratum.lock'), bytes);
+    const first = await startServeProcess(serveEnv(dir, { STRATUM_WARM_UP: 'false' }));
+    try {
+      assert.match(first.stdout(), /the lock file \S+stratum\.lock was damaged \(file is not a database\) and was emptied/, what);
+      assert.equal((await call(first.url, '/readyz')).status, 200, `${what}: the server started`);
+      assert.equal(statSync(join(dir, 'stratum.lock')).size, 0);
+      const second = spawnSync(process.execPath, [STRATUM_BIN, 'serve'], { env: serveEnv(dir, { STRATUM_WARM_UP: 'false' }), encoding: 'utf8', timeout: 60_000 });
+      assert.equal(second.status, 1, second.stderr);
+      assert.match(second.stderr, /is in use by another stratum serve/, `${what}: a second server is refused`);
+    } finally {
+      first.proc.kill('SIGTERM');
+      await first.exit;
+    }
+  }
+});
+
 test('a database missing or emptied beside stored files is not made anew, and the files stay', async () => {
   const dir = newDir('nodb');
   const t = await startTestServer({ dataDir: dir });

@@ -98,6 +98,7 @@ export class EmbeddedRuntime implements ServiceCore {
   /** Takes the data directory (one server each: data-dir-lock.ts), then opens its stores. */
   static open(config: ServiceConfig, log: Logger, opts: EmbeddedRuntimeOptions = {}): EmbeddedRuntime {
     const lock = lockDataDir(config.dataDir);
+    if (lock.remade) log.warn(lock.remade);
     try {
       const runtime = new EmbeddedRuntime(config, log, openStoresOnFullDisk(config.dataDir, log), opts);
       runtime.lock = lock;
