@@ -125,15 +125,22 @@ test('a job for threads gives the same G-code on this thread, on one layer threa
   const spheres = merge(uvSphere(-36, 0, 32, 32, 64, 96), uvSphere(36, 0, 32, 32, 64, 96));
   assert.ok(signedVolume(spheres) > 0);
   const model = { name: 'spheres', mesh: meshOf(spheres) };
-  const s = defaultSettings();
-  const here = Buffer.from((await slice([model], s, { minVerticesForThreads: 0 })).output);
-  for (const threads of [1, 2]) {
-    const pool = new LayerPool(threads);
-    try {
-      const out = Buffer.from((await slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 })).output);
-      assert.equal(firstDifference(out, here), null, `${threads} layer thread(s) against this thread`);
-    } finally {
-      pool.terminate();
+  // with support, this thread's one batch takes the support pass's cross-sections, where batches on
+  // threads cut their own
+  for (const [what, s, threadCounts] of [
+    ['without support', defaultSettings(), [1, 2]],
+    ['with support everywhere', { ...defaultSettings(), supportType: 'everywhere' as const }, [2]],
+  ] as const) {
+    const here = Buffer.from((await slice([model], s, { minVerticesForThreads: 0 })).output);
+    if (what !== 'without support') assert.match(here.toString('latin1'), /;TYPE:SUPPORT/);
+    for (const threads of threadCounts) {
+      const pool = new LayerPool(threads);
+      try {
+        const out = Buffer.from((await slice([model], s, { executor: pool.executor, minVerticesForThreads: 0 })).output);
+        assert.equal(firstDifference(out, here), null, `${what}: ${threads} layer thread(s) against this thread`);
+      } finally {
+        pool.terminate();
+      }
     }
   }
 });
